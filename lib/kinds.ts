@@ -1,0 +1,41 @@
+/**
+ * Row kinds and hook events: the names on the wire and in the store.
+ *
+ * @module
+ */
+
+/** The row kinds the store holds. */
+export const ROW_KINDS = {
+  prompt: "memory.claude_prompt",
+  toolUse: "memory.claude_tool_use",
+  sessionCompleted: "memory.claude_session_completed",
+  redactionFailed: "memory.claude_capture_redaction_failed",
+} as const;
+
+/** One row kind. */
+export type RowKind = typeof ROW_KINDS[keyof typeof ROW_KINDS];
+
+/** Whether `value` is one of the row kinds. */
+export function isRowKind(value: unknown): value is RowKind {
+  return typeof value === "string" &&
+    (Object.values(ROW_KINDS) as string[]).includes(value);
+}
+
+/** The hook's command-line event names, mapped to Claude Code's `hook_event_name`. */
+export const HOOK_EVENTS = {
+  userpromptsubmit: "UserPromptSubmit",
+  posttooluse: "PostToolUse",
+  posttoolusefailure: "PostToolUseFailure",
+  stop: "Stop",
+} as const;
+
+/** A hook event as typed on the command line. */
+export type HookEvent = keyof typeof HOOK_EVENTS;
+
+/** A hook event as Claude Code names it. */
+export type ClaudeHookEvent = typeof HOOK_EVENTS[HookEvent];
+
+/** Whether `value` is a command-line hook event name. */
+export function isHookEvent(value: unknown): value is HookEvent {
+  return typeof value === "string" && Object.hasOwn(HOOK_EVENTS, value);
+}
