@@ -39,3 +39,6 @@ export type ClaudeHookEvent = typeof HOOK_EVENTS[HookEvent];
 export function isHookEvent(value: unknown): value is HookEvent {
   return typeof value === "string" && Object.hasOwn(HOOK_EVENTS, value);
 }
+
+/** The `prompt_source` of a background task reporting back: left out of `prompt_count`. */
+export const TASK_NOTIFICATION_SOURCE = "task_notification";

@@ -19,7 +19,8 @@ export interface HookPermissionPaths {
 
 /**
  * The hook's flags: read and write only its trace dir and socket, connect only
- * to that socket; no env, run, sys, ffi or other network.
+ * to that socket, learn its own uid (to refuse a trace dir or socket another
+ * user planted); no env, run, ffi or other network.
  */
 export function hookPermissionFlags(paths: HookPermissionPaths): string[] {
   const { socket, traceDir } = paths;
@@ -28,6 +29,7 @@ export function hookPermissionFlags(paths: HookPermissionPaths): string[] {
     `--allow-read=${traceDir},${socket}`,
     `--allow-write=${traceDir},${socket}`,
     `--allow-net=unix:${socket}`,
+    "--allow-sys=uid",
   ];
 }
 

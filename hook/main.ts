@@ -1,0 +1,219 @@
+/**
+ * The capture hook Claude Code runs for `UserPromptSubmit`, `PostToolUse`,
+ * `PostToolUseFailure` and `Stop`. It reads one payload on stdin, redacts it,
+ * spools and sends one frame to the daemon, and exits 0 with stdout untouched,
+ * whatever happens; anything but `ok` is one WARN line on stderr.
+ *
+ * Usage: `hook/main.ts --socket PATH --trace-dir PATH [--allow-email-domain D]... EVENT`
+ *
+ * @module
+ */
+
+import { HOOK_EVENTS, isHookEvent, type HookEvent } from "../lib/kinds.ts";
+import { parseHookPayload } from "../lib/payload.ts";
+import { buildDraft, type Draft, redactionFailedDraft } from "../lib/draft.ts";
+import { encodeFrame, FRAME_VERSION, type Frame, MAX_FRAME_BYTES } from "../lib/frame.ts";
+import { sendFrame } from "../lib/send.ts";
+import { spoolDir } from "../lib/paths.ts";
+import { pruneSpool, spoolFileName, writeSpoolFile } from "../lib/spool.ts";
+import {
+  distrustOf,
+  fallbackTraceId,
+  newTraceId,
+  prepareTraceDir,
+  sessionTraceId,
+} from "../lib/trace_id.ts";
+import type { Outcome } from "../lib/outcomes.ts";
+
+interface HookArgs {
+  event: HookEvent;
+  socket: string;
+  traceDir: string;
+  allowEmailDomains: string[];
+  /** Test seam: make the redactor throw, to prove the fail-closed path. */
+  failRedaction: boolean;
+}
+
+const startedAtNs = Math.round(performance.timeOrigin * 1e3) * 1e3;
+
+function warn(word: string, detail: string): void {
+  const line = `cyberos-memory hook: WARN ${word}: ${detail}\n`;
+  try {
+    Deno.stderr.writeSync(new TextEncoder().encode(line));
+  } catch {
+    // Nowhere left to say it.
+  }
+}
+
+function parseArgs(argv: string[]): HookArgs | string {
+  let socket: string | undefined;
+  let traceDir: string | undefined;
+  let event: string | undefined;
+  const allowEmailDomains: string[] = [];
+  let failRedaction = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--socket") socket = argv[++i];
+    else if (arg === "--trace-dir") traceDir = argv[++i];
+    else if (arg === "--allow-email-domain") allowEmailDomains.push(argv[++i] ?? "");
+    else if (arg === "--fail-redaction") failRedaction = true;
+    else if (!arg.startsWith("-") && event === undefined) event = arg;
+    else return `unexpected argument "${arg}"`;
+  }
+  if (!isHookEvent(event)) {
+    return `the event must be one of ${Object.keys(HOOK_EVENTS).join(", ")}, got "${event}"`;
+  }
+  if (!socket?.startsWith("/") || !traceDir?.startsWith("/")) {
+    return "--socket and --trace-dir must be absolute paths";
+  }
+  return { event, socket, traceDir, allowEmailDomains, failRedaction };
+}
+
+function readStdin(): Uint8Array | undefined {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  while (total <= MAX_FRAME_BYTES) {
+    const chunk = new Uint8Array(total < 65536 ? 65536 : 1 << 20);
+    const n = Deno.stdin.readSync(chunk);
+    if (n === null) break;
+    if (n === 0) continue;
+    chunks.push(chunk.subarray(0, n));
+    total += n;
+  }
+  if (total > MAX_FRAME_BYTES) return undefined;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+function traceIdFor(args: HookArgs, sessionId: string, uid: number): {
+  traceId: string;
+  trusted: boolean;
+} {
+  try {
+    const distrust = prepareTraceDir(args.traceDir, { uid });
+    if (distrust !== undefined) {
+      warn("trace_dir_untrusted", `${args.traceDir} ${distrust}; nothing is written there`);
+      return { traceId: fallbackTraceId(sessionId), trusted: false };
+    }
+    return {
+      traceId: sessionTraceId(args.traceDir, sessionId, { nowMs: Date.now() }),
+      trusted: true,
+    };
+  } catch (error) {
+    warn("trace_dir_untrusted", `${args.traceDir}: ${(error as Error).message}`);
+    return { traceId: newTraceId(), trusted: false };
+  }
+}
+
+function draftFor(
+  args: HookArgs,
+  parsed: ReturnType<typeof parseHookPayload>,
+  context: { traceId: string; capturedAtNs: number },
+): Draft {
+  try {
+    if (args.failRedaction) throw new Error("redaction forced to fail (--fail-redaction)");
+    return buildDraft(parsed.payload, context, { allowEmailDomains: args.allowEmailDomains });
+  } catch (error) {
+    return redactionFailedDraft(parsed.payload.session_id, context, { error });
+  }
+}
+
+function spool(dir: string, name: string, bytes: Uint8Array): string | undefined {
+  try {
+    try {
+      return writeSpoolFile(dir, name, bytes);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      Deno.mkdirSync(dir, { mode: 0o700 });
+      return writeSpoolFile(dir, name, bytes);
+    }
+  } catch (error) {
+    warn("socket_unavailable", `cannot spool to ${dir}: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+function socketDistrust(path: string, uid: number): string | undefined {
+  try {
+    return distrustOf(Deno.lstatSync(path), uid, "socket");
+  } catch {
+    return undefined; // Missing: connect reports socket_unavailable.
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(Deno.args);
+  if (typeof args === "string") return warn("invalid_payload", args);
+  const input = readStdin();
+  if (input === undefined) return warn("invalid_payload", "stdin exceeds the 16 MiB limit");
+  let parsed: ReturnType<typeof parseHookPayload>;
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(input);
+    parsed = parseHookPayload(JSON.parse(text), HOOK_EVENTS[args.event]);
+  } catch (error) {
+    return warn("invalid_payload", (error as Error).message);
+  }
+  if (parsed.unknownKeys.length > 0) {
+    warn("unknown_fields", `ignored ${parsed.unknownKeys.join(", ")}`);
+  }
+  const uid = Deno.uid() ?? -1;
+  const { traceId, trusted } = traceIdFor(args, parsed.payload.session_id, uid);
+  const capturedAtNs = Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3;
+  const draft = draftFor(args, parsed, { traceId, capturedAtNs });
+  const frame: Frame = {
+    v: FRAME_VERSION,
+    id: newTraceId(),
+    kind: draft.kind,
+    payload: draft.payload,
+    telemetry: {
+      hook_kind: args.event,
+      started_at_ns: startedAtNs,
+      ended_at_ns: Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3,
+      outcome: draft.kind === "memory.claude_capture_redaction_failed" ? "redaction_failed" : "ok",
+      redactions: draft.counts,
+    },
+  };
+  let bytes: Uint8Array;
+  try {
+    bytes = encodeFrame(frame);
+  } catch (error) {
+    return warn("invalid_payload", (error as Error).message);
+  }
+  const dir = spoolDir(args.traceDir);
+  const name = spoolFileName(capturedAtNs, frame.id);
+  const spooled = trusted ? spool(dir, name, bytes) : undefined;
+  const distrust = socketDistrust(args.socket, uid);
+  let outcome: Outcome;
+  if (distrust !== undefined) {
+    warn("socket_untrusted", `${args.socket} ${distrust}; the frame stays in the spool`);
+    outcome = "socket_unavailable";
+  } else {
+    const sent = await sendFrame(args.socket, bytes);
+    outcome = sent.outcome;
+    if (outcome !== "ok") warn(outcome, `${args.socket}: ${sent.detail}`);
+  }
+  if (outcome !== "ok" && spooled !== undefined) {
+    try {
+      Deno.renameSync(spooled, `${dir}/${spoolFileName(capturedAtNs, frame.id, outcome)}`);
+      // Listing a full spool costs milliseconds, so only one failed run in 16 pays for it.
+      if (Math.random() < 1 / 16) pruneSpool(dir);
+    } catch {
+      // Committed meanwhile by the daemon, or the spool is gone.
+    }
+  }
+  if (frame.telemetry.outcome === "redaction_failed") {
+    warn("redaction_failed", "the row was stored without content");
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  warn("invalid_payload", `unexpected: ${(error as Error)?.message}`);
+}
+Deno.exit(0);

@@ -1,0 +1,229 @@
+/**
+ * The wire frame between hook and daemon: a 4-byte big-endian length N, then N
+ * bytes of UTF-8 JSON. Our own contract, so the parser is strict: an unknown
+ * key is an error.
+ *
+ * @module
+ */
+
+import { isOutcome, type Outcome } from "./outcomes.ts";
+import { isRowKind, type RowKind } from "./kinds.ts";
+
+/** The frame format version. */
+export const FRAME_VERSION = 1;
+
+/** The largest frame body, in bytes. */
+export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+/** What the hook measured about its own run, for the daemon to export. */
+export interface HookTelemetry {
+  /** The hook event (`posttooluse`, …). */
+  hook_kind: string;
+  /** When the hook process started, ns since the epoch. */
+  started_at_ns: number;
+  /** When the frame was ready to send, ns since the epoch. */
+  ended_at_ns: number;
+  /** The hook's outcome as far as it knows (`ok` until sending fails). */
+  outcome: Outcome;
+  /** Replaced spans per redaction rule id. */
+  redactions: Record<string, number>;
+}
+
+/** One frame. */
+export interface Frame {
+  /** Always {@linkcode FRAME_VERSION}. */
+  v: typeof FRAME_VERSION;
+  /** 32 lowercase hex, unique per hook run: the daemon stores each id once. */
+  id: string;
+  /** The row kind. */
+  kind: RowKind;
+  /** The row payload as the hook built it (the daemon completes it). */
+  payload: Record<string, unknown>;
+  /** The hook's own timings and counts. */
+  telemetry: HookTelemetry;
+}
+
+/** A frame that cannot be decoded, with the reason the daemon counts it under. */
+export class FrameError extends Error {
+  /** A short reason label: `oversize`, `bad_json`, `bad_shape`. */
+  readonly reason: string;
+
+  /** Makes a frame error with a reason label and a message. */
+  constructor(reason: string, message: string) {
+    super(message);
+    this.name = "FrameError";
+    this.reason = reason;
+  }
+}
+
+const FRAME_KEYS = new Set(["v", "id", "kind", "payload", "telemetry"]);
+const TELEMETRY_KEYS = new Set([
+  "hook_kind",
+  "started_at_ns",
+  "ended_at_ns",
+  "outcome",
+  "redactions",
+]);
+const HEX32 = /^[0-9a-f]{32}$/;
+
+/**
+ * Encodes a frame: length prefix and JSON body in one buffer.
+ *
+ * @throws {RangeError} when the body exceeds {@linkcode MAX_FRAME_BYTES}.
+ */
+export function encodeFrame(frame: Frame): Uint8Array {
+  const body = new TextEncoder().encode(JSON.stringify(frame));
+  if (body.length > MAX_FRAME_BYTES) {
+    throw new RangeError(
+      `Cannot encode frame: body of ${body.length} bytes exceeds the 16 MiB limit`,
+    );
+  }
+  const out = new Uint8Array(4 + body.length);
+  new DataView(out.buffer).setUint32(0, body.length);
+  out.set(body, 4);
+  return out;
+}
+
+/**
+ * Parses and validates one frame body (the JSON after the length prefix).
+ *
+ * @throws {FrameError} for invalid UTF-8 or JSON, or a wrong shape.
+ */
+export function parseFrameBody(body: Uint8Array): Frame {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
+  } catch (error) {
+    throw new FrameError("bad_json", `Cannot decode frame: ${(error as Error).message}`);
+  }
+  return validateFrame(value);
+}
+
+/**
+ * Checks that a parsed value is a {@linkcode Frame}, strictly.
+ *
+ * @throws {FrameError} naming the first wrong field.
+ */
+export function validateFrame(value: unknown): Frame {
+  if (!isPlainObject(value)) throw shape("frame is not an object");
+  for (const key of Object.keys(value)) {
+    if (!FRAME_KEYS.has(key)) throw shape(`unknown key "${key}"`);
+  }
+  if (value.v !== FRAME_VERSION) throw shape(`v must be ${FRAME_VERSION}`);
+  if (typeof value.id !== "string" || !HEX32.test(value.id)) throw shape("id must be 32 hex");
+  if (!isRowKind(value.kind)) throw shape(`unknown kind ${JSON.stringify(value.kind)}`);
+  if (!isPlainObject(value.payload)) throw shape("payload must be an object");
+  if (typeof value.payload.session_id !== "string") throw shape("payload.session_id missing");
+  const telemetry = value.telemetry;
+  if (!isPlainObject(telemetry)) throw shape("telemetry must be an object");
+  for (const key of Object.keys(telemetry)) {
+    if (!TELEMETRY_KEYS.has(key)) throw shape(`unknown key "telemetry.${key}"`);
+  }
+  if (typeof telemetry.hook_kind !== "string") throw shape("telemetry.hook_kind missing");
+  if (!Number.isFinite(telemetry.started_at_ns) || !Number.isFinite(telemetry.ended_at_ns)) {
+    throw shape("telemetry times must be numbers");
+  }
+  if (!isOutcome(telemetry.outcome)) throw shape("telemetry.outcome unknown");
+  const redactions = telemetry.redactions;
+  if (
+    !isPlainObject(redactions) ||
+    !Object.values(redactions).every((n) => Number.isInteger(n) && (n as number) >= 0)
+  ) {
+    throw shape("telemetry.redactions must map rule ids to counts");
+  }
+  return value as unknown as Frame;
+}
+
+/** What {@linkcode FrameDecoder.push} yields: a frame, or the error for one bad frame. */
+export type DecodedFrame = { frame: Frame } | { error: FrameError };
+
+/**
+ * Splits a byte stream into frames. A bad body is reported and skipped; an
+ * oversize length cannot be resynchronised, so the decoder then stops and the
+ * caller closes the connection.
+ */
+export class FrameDecoder {
+  #chunks: Uint8Array[] = [];
+  #held = 0;
+  #fatal = false;
+
+  /** Whether an unrecoverable length was seen; the connection should close. */
+  get fatal(): boolean {
+    return this.#fatal;
+  }
+
+  /** Bytes held for a frame that is not complete yet. */
+  get pending(): number {
+    return this.#held;
+  }
+
+  /** Feeds bytes; returns every frame (or frame error) completed by them. */
+  push(chunk: Uint8Array): DecodedFrame[] {
+    if (this.#fatal || chunk.length === 0) return [];
+    this.#chunks.push(chunk);
+    this.#held += chunk.length;
+    const out: DecodedFrame[] = [];
+    while (this.#held >= 4) {
+      const length = new DataView(this.#peek(4).buffer).getUint32(0);
+      if (length > MAX_FRAME_BYTES) {
+        this.#fatal = true;
+        this.#chunks = [];
+        this.#held = 0;
+        out.push({
+          error: new FrameError(
+            "oversize",
+            `Cannot decode frame: length ${length} exceeds the 16 MiB limit`,
+          ),
+        });
+        break;
+      }
+      if (this.#held < 4 + length) break;
+      const body = this.#take(4 + length).subarray(4);
+      try {
+        out.push({ frame: parseFrameBody(body) });
+      } catch (error) {
+        out.push({ error: error as FrameError });
+      }
+    }
+    return out;
+  }
+
+  /** The first `n` held bytes, copied into one buffer, left in place. */
+  #peek(n: number): Uint8Array {
+    const out = new Uint8Array(n);
+    let filled = 0;
+    for (const chunk of this.#chunks) {
+      const part = chunk.subarray(0, n - filled);
+      out.set(part, filled);
+      filled += part.length;
+      if (filled === n) break;
+    }
+    return out;
+  }
+
+  /** Removes and returns the first `n` held bytes. */
+  #take(n: number): Uint8Array {
+    const out = this.#peek(n);
+    let left = n;
+    while (left > 0) {
+      const first = this.#chunks[0]!;
+      if (first.length <= left) {
+        this.#chunks.shift();
+        left -= first.length;
+      } else {
+        this.#chunks[0] = first.subarray(left);
+        left = 0;
+      }
+    }
+    this.#held -= n;
+    return out;
+  }
+}
+
+function shape(detail: string): FrameError {
+  return new FrameError("bad_shape", `Cannot decode frame: ${detail}`);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

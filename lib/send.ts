@@ -1,0 +1,69 @@
+/**
+ * Sends one encoded frame to the daemon within a time budget. Fire-and-forget
+ * on the wire (no ack bytes), but the hook half-closes and waits for the
+ * daemon to close in turn: a daemon that accepts and never reads is then
+ * caught as `emit_timeout` instead of being mistaken for success.
+ *
+ * @module
+ */
+
+import type { Outcome } from "./outcomes.ts";
+
+/** Connect + write + close must fit in this many milliseconds. */
+export const EMIT_BUDGET_MS = 40;
+
+/** What {@linkcode sendFrame} reports. */
+export interface SendResult {
+  /** `ok`, `socket_unavailable` or `emit_timeout`. */
+  outcome: Outcome;
+  /** Why it failed, for the WARN line. */
+  detail?: string;
+}
+
+/** Sends `bytes` to the Unix socket at `path`. Never throws. */
+export async function sendFrame(
+  path: string,
+  bytes: Uint8Array,
+  options: { budgetMs?: number } = {},
+): Promise<SendResult> {
+  const { budgetMs = EMIT_BUDGET_MS } = options;
+  const signal = AbortSignal.timeout(budgetMs);
+  const expired = new Promise<"expired">((resolve) =>
+    signal.addEventListener("abort", () => resolve("expired"), { once: true })
+  );
+  let conn: Deno.UnixConn | undefined;
+  try {
+    const connected = await Promise.race([
+      Deno.connect({ transport: "unix", path }),
+      expired,
+    ]);
+    if (connected === "expired") {
+      return { outcome: "emit_timeout", detail: `connect took over ${budgetMs} ms` };
+    }
+    conn = connected;
+    const delivered = await Promise.race([deliver(conn, bytes), expired]);
+    if (delivered === "expired") {
+      return { outcome: "emit_timeout", detail: `the daemon did not read within ${budgetMs} ms` };
+    }
+    return { outcome: "ok" };
+  } catch (error) {
+    return { outcome: "socket_unavailable", detail: (error as Error).message };
+  } finally {
+    try {
+      conn?.close();
+    } catch {
+      // Already closed by the daemon.
+    }
+  }
+}
+
+async function deliver(conn: Deno.UnixConn, bytes: Uint8Array): Promise<"done"> {
+  let written = 0;
+  while (written < bytes.length) written += await conn.write(bytes.subarray(written));
+  await conn.closeWrite();
+  const scratch = new Uint8Array(16);
+  while ((await conn.read(scratch)) !== null) {
+    // The daemon sends nothing; wait for its close.
+  }
+  return "done";
+}

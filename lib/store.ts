@@ -1,0 +1,274 @@
+/**
+ * The SQLite store: one append-only table of chained rows, in WAL mode, with
+ * a single writer (the daemon). Readers open it read-only.
+ *
+ * Table `rows`: `seq` (from 1), `frame_id` (unique: a frame spooled and also
+ * sent is stored once), `kind`, `session_id`, `cwd`, `captured_at_ns`,
+ * `payload` (the JSON text, fields in DESIGN.md order), `prev_hash`, `hash`.
+ * The chain is documented in `chain.ts`.
+ *
+ * @module
+ */
+
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { ChainBrokenError, GENESIS_HASH, rowHash } from "./chain.ts";
+import { isRowKind, ROW_KINDS, type RowKind, TASK_NOTIFICATION_SOURCE } from "./kinds.ts";
+import type { SessionCounts, StoredRow } from "./rows.ts";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS rows (
+  seq INTEGER PRIMARY KEY,
+  frame_id TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  cwd TEXT,
+  captured_at_ns INTEGER NOT NULL,
+  payload TEXT NOT NULL,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rows_by_session ON rows(session_id);
+CREATE INDEX IF NOT EXISTS rows_by_cwd ON rows(cwd);
+CREATE TRIGGER IF NOT EXISTS rows_no_update BEFORE UPDATE ON rows
+  BEGIN SELECT RAISE(ABORT, 'rows are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS rows_no_delete BEFORE DELETE ON rows
+  BEGIN SELECT RAISE(ABORT, 'rows are append-only'); END;
+`;
+
+/** Options for {@linkcode openStore}. */
+export interface OpenStoreOptions {
+  /**
+   * Open for reading only (tail, status, verify).
+   *
+   * @default {false}
+   */
+  readOnly?: boolean;
+}
+
+/** A row to append: the completed payload and the frame it came from. */
+export interface AppendInput {
+  /** The frame id, stored once. */
+  frameId: string;
+  /** The row kind. */
+  kind: RowKind;
+  /** The completed payload. */
+  payload: Record<string, unknown>;
+}
+
+/** Filters for {@linkcode Store.lastRows}. */
+export interface LastRowsOptions {
+  /** How many rows at most. */
+  limit: number;
+  /** Only this session's rows. */
+  sessionId?: string;
+  /** Only rows whose `cwd` is this folder or inside it. */
+  cwdWithin?: string;
+}
+
+interface RawRow {
+  seq: number;
+  kind: string;
+  payload: string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** An open store. */
+export class Store {
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, StatementSync>();
+  #tip: { seq: number; hash: string };
+
+  /** Wraps an open database; use {@linkcode openStore}. */
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+    this.#tip = this.#readTip();
+  }
+
+  /** Runs `work` in one write transaction (a group commit); rolls back on error. */
+  transaction<T>(work: () => T): T {
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      const result = work();
+      this.#db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      this.#tip = this.#readTip();
+      throw error;
+    }
+  }
+
+  /** Whether a frame with this id is already stored. */
+  hasFrame(frameId: string): boolean {
+    return this.#statement("SELECT 1 FROM rows WHERE frame_id = ?").get(frameId) !== undefined;
+  }
+
+  /** Appends one row at the chain's tip; call inside {@linkcode transaction}. */
+  append(input: AppendInput): StoredRow {
+    const seq = this.#tip.seq + 1;
+    const prevHash = this.#tip.hash;
+    const hash = rowHash(prevHash, { seq, kind: input.kind, payload: input.payload });
+    const payload = input.payload;
+    this.#statement(
+      `INSERT INTO rows (seq, frame_id, kind, session_id, cwd, captured_at_ns, payload, prev_hash, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      seq,
+      input.frameId,
+      input.kind,
+      String(payload.session_id),
+      typeof payload.cwd === "string" ? payload.cwd : null,
+      BigInt(Math.trunc(Number(payload.captured_at_ns))),
+      JSON.stringify(payload),
+      prevHash,
+      hash,
+    );
+    this.#tip = { seq, hash };
+    return { seq, kind: input.kind, payload, prev_hash: prevHash, hash };
+  }
+
+  /** What the store knows of a session so far, for a Stop row. */
+  sessionCounts(sessionId: string): SessionCounts {
+    const row = this.#statement(
+      `SELECT
+         COALESCE(SUM(kind = ? AND json_extract(payload, '$.prompt_source') IS NOT ?), 0) AS prompts,
+         COALESCE(SUM(kind = ?), 0) AS tools,
+         CAST(MIN(captured_at_ns) AS TEXT) AS first
+       FROM rows WHERE session_id = ?`,
+    ).get(ROW_KINDS.prompt, TASK_NOTIFICATION_SOURCE, ROW_KINDS.toolUse, sessionId) as {
+      prompts: number;
+      tools: number;
+      first: string | null;
+    };
+    return {
+      promptCount: Number(row.prompts),
+      toolUseCount: Number(row.tools),
+      firstCapturedAtNs: row.first === null ? undefined : Number(row.first),
+    };
+  }
+
+  /** The newest rows matching the filters, oldest first. */
+  lastRows(options: LastRowsOptions): StoredRow[] {
+    const { limit, sessionId, cwdWithin } = options;
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (sessionId !== undefined) {
+      where.push("session_id = ?");
+      params.push(sessionId);
+    }
+    if (cwdWithin !== undefined) {
+      const base = cwdWithin.endsWith("/") ? cwdWithin.slice(0, -1) : cwdWithin;
+      where.push("(cwd = ? OR substr(cwd, 1, ?) = ?)");
+      params.push(base, base.length + 1, `${base}/`);
+    }
+    const sql = `SELECT seq, kind, payload, prev_hash, hash FROM rows
+      ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ?`;
+    const rows = this.#db.prepare(sql).all(...params, limit) as unknown as RawRow[];
+    return rows.reverse().map(toStoredRow);
+  }
+
+  /** How many rows the store holds. */
+  count(): number {
+    return this.#tip.seq;
+  }
+
+  /**
+   * Walks the whole chain and checks every link, hash and column.
+   *
+   * @returns how many rows were checked.
+   * @throws {ChainBrokenError} naming the first bad `seq`.
+   */
+  verify(): number {
+    const statement = this.#db.prepare(
+      `SELECT seq, kind, session_id, cwd, CAST(captured_at_ns AS TEXT) AS captured, payload,
+              prev_hash, hash FROM rows ORDER BY seq`,
+    );
+    let expectedSeq = 1;
+    let prevHash = GENESIS_HASH;
+    for (const raw of statement.iterate()) {
+      const row = raw as unknown as RawRow & {
+        session_id: string;
+        cwd: string | null;
+        captured: string;
+      };
+      const seq = Number(row.seq);
+      if (seq !== expectedSeq) throw new ChainBrokenError(expectedSeq, `row is missing`);
+      if (row.prev_hash !== prevHash) {
+        throw new ChainBrokenError(seq, "prev_hash does not match the previous row's hash");
+      }
+      let payload: Record<string, unknown>;
+      try {
+        payload = JSON.parse(row.payload);
+      } catch {
+        throw new ChainBrokenError(seq, "payload is not JSON");
+      }
+      if (rowHash(prevHash, { seq, kind: row.kind, payload }) !== row.hash) {
+        throw new ChainBrokenError(seq, "hash does not match the row's content");
+      }
+      const columnsAgree = row.session_id === payload.session_id &&
+        row.cwd === (typeof payload.cwd === "string" ? payload.cwd : null) &&
+        row.captured === BigInt(Math.trunc(Number(payload.captured_at_ns))).toString();
+      if (!columnsAgree) throw new ChainBrokenError(seq, "columns disagree with the payload");
+      prevHash = row.hash;
+      expectedSeq++;
+    }
+    return expectedSeq - 1;
+  }
+
+  /** Closes the database (a checkpoint keeps the WAL small). */
+  close(): void {
+    this.#statements.clear();
+    this.#db.close();
+  }
+
+  #statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  #readTip(): { seq: number; hash: string } {
+    const row = this.#db.prepare("SELECT seq, hash FROM rows ORDER BY seq DESC LIMIT 1").get() as
+      | { seq: number; hash: string }
+      | undefined;
+    return row ? { seq: Number(row.seq), hash: row.hash } : { seq: 0, hash: GENESIS_HASH };
+  }
+}
+
+/**
+ * Opens (and for writers creates) the store at `path`.
+ *
+ * @throws {Deno.errors.NotFound} for a reader when there is no store yet.
+ */
+export function openStore(path: string, options: OpenStoreOptions = {}): Store {
+  const { readOnly = false } = options;
+  if (readOnly) {
+    Deno.statSync(path);
+    const db = new DatabaseSync(path, { readOnly: true });
+    db.exec("PRAGMA busy_timeout = 2000");
+    return new Store(db);
+  }
+  const dir = path.slice(0, path.lastIndexOf("/")) || "/";
+  Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = FULL");
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec(SCHEMA);
+  return new Store(db);
+}
+
+function toStoredRow(raw: RawRow): StoredRow {
+  if (!isRowKind(raw.kind)) throw new TypeError(`Unknown row kind in store: ${raw.kind}`);
+  return {
+    seq: Number(raw.seq),
+    kind: raw.kind,
+    payload: JSON.parse(raw.payload),
+    prev_hash: raw.prev_hash,
+    hash: raw.hash,
+  };
+}
