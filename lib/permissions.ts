@@ -65,5 +65,6 @@ export function daemonPermissionFlags(paths: DaemonPermissionPaths): string[] {
     `--allow-write=${dbDir},${traceDir},${socket}`,
     `--allow-net=${net.join(",")}`,
     `--allow-env=${DAEMON_ENV_VARS.join(",")}`,
+    "--allow-sys=uid",
   ];
 }

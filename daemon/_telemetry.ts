@@ -1,0 +1,34 @@
+/**
+ * What the daemon reports to telemetry. Export itself (OpenTelemetry) plugs in
+ * behind this interface; without an endpoint the recorder does nothing.
+ *
+ * @module
+ */
+
+import type { Frame } from "../lib/frame.ts";
+import type { Outcome } from "../lib/outcomes.ts";
+
+/** Receives the daemon's events. */
+export interface Telemetry {
+  /** A hook run the daemon learned of, with its final outcome and its row's seq. */
+  hookRun(frame: Frame, outcome: Outcome): void;
+  /** A group commit of `rows` rows that took `ms`. */
+  committed(rows: number, ms: number): void;
+  /** A frame rejected, by reason (`oversize`, `bad_json`, `bad_shape`, `bad_row`). */
+  rejected(reason: string): void;
+  /** The spool's depth after a drain. */
+  spoolDepth(files: number): void;
+  /** Flushes what is held, within a bounded time. */
+  shutdown(): Promise<void>;
+}
+
+/** A recorder that does nothing: no endpoint, no cost. */
+export function noTelemetry(): Telemetry {
+  return {
+    hookRun() {},
+    committed() {},
+    rejected() {},
+    spoolDepth() {},
+    shutdown: () => Promise.resolve(),
+  };
+}

@@ -1,0 +1,213 @@
+/**
+ * The capture daemon: owns the socket and the store, the single writer of
+ * the hash chain. Serves many connections, drains the hook's spool, completes
+ * rows (hashes, Stop counts) and appends them in group commits. One
+ * `shutdown(reason)` serves SIGTERM, SIGINT, a lost socket file and a fatal
+ * store error.
+ *
+ * Usage: `daemon/main.ts --socket PATH --db PATH --trace-dir PATH [--debug]`
+ * (`deno task start` computes these and the permission flags).
+ *
+ * @module
+ */
+
+import { FrameDecoder } from "../lib/frame.ts";
+import { spoolDir } from "../lib/paths.ts";
+import { openStore, type Store } from "../lib/store.ts";
+import { prepareTraceDir } from "../lib/trace_id.ts";
+import { Ingest } from "./_ingest.ts";
+import { debug, log, setDebug } from "./_log.ts";
+import { drainSpool, pruneTraceIds } from "./_spool_drain.ts";
+import { noTelemetry, type Telemetry } from "./_telemetry.ts";
+
+const TICK_MS = 2000;
+const PRUNE_EVERY_TICKS = 30;
+const CONNECTION_LIMIT_MS = 10_000;
+const SHUTDOWN_GRACE_MS = 1000;
+
+interface DaemonArgs {
+  socket: string;
+  db: string;
+  traceDir: string;
+  debug: boolean;
+}
+
+function fail(message: string): never {
+  console.error(`cyberos-memory daemon: ${message}`);
+  Deno.exit(1);
+}
+
+function parseArgs(argv: string[]): DaemonArgs {
+  const values: Record<string, string> = {};
+  let debugOn = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--debug") debugOn = true;
+    else if (["--socket", "--db", "--trace-dir"].includes(arg) && argv[i + 1] !== undefined) {
+      values[arg.slice(2)] = argv[++i]!;
+    } else fail(`unexpected argument "${arg}"; usage: --socket PATH --db PATH --trace-dir PATH`);
+  }
+  for (const name of ["socket", "db", "trace-dir"]) {
+    if (!values[name]?.startsWith("/")) fail(`--${name} needs an absolute path`);
+  }
+  return { socket: values.socket!, db: values.db!, traceDir: values["trace-dir"]!, debug: debugOn };
+}
+
+async function claimSocket(path: string): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  if (!info.isSocket) {
+    fail(`${path} exists and is not a socket; remove it or set CYBEROS_MEMORY_SOCKET to another path`);
+  }
+  try {
+    const conn = await Deno.connect({ transport: "unix", path });
+    conn.close();
+  } catch {
+    log("INFO", `replacing the stale socket ${path} left by a daemon that is gone`);
+    Deno.removeSync(path);
+    return;
+  }
+  fail(`another daemon is already listening on ${path}; stop it first or use another socket`);
+}
+
+async function loadTelemetry(): Promise<Telemetry> {
+  if (Deno.env.get("OTEL_DENO") !== "true") return noTelemetry();
+  const { otelTelemetry } = await import("./_otel.ts");
+  return otelTelemetry();
+}
+
+async function serveConnection(
+  conn: Deno.UnixConn,
+  options: { ingest: Ingest; telemetry: Telemetry },
+): Promise<void> {
+  const { ingest, telemetry } = options;
+  const decoder = new FrameDecoder();
+  const buffer = new Uint8Array(64 * 1024);
+  const limit = setTimeout(() => conn.close(), CONNECTION_LIMIT_MS);
+  try {
+    while (true) {
+      const n = await conn.read(buffer);
+      if (n === null) break;
+      for (const result of decoder.push(buffer.slice(0, n))) {
+        if ("frame" in result) ingest.enqueue(result.frame);
+        else {
+          log("WARN", `frame rejected: ${result.error.message}`);
+          telemetry.rejected(result.error.reason);
+        }
+      }
+      if (decoder.fatal) break;
+    }
+    if (decoder.pending > 0) {
+      log("WARN", `frame rejected: connection closed ${decoder.pending} bytes into a frame`);
+      telemetry.rejected("truncated");
+    }
+  } catch (error) {
+    debug("daemon:conn", `connection ended: ${(error as Error).message}`);
+  } finally {
+    clearTimeout(limit);
+    try {
+      conn.close();
+    } catch {
+      // Closed by the time limit.
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(Deno.args);
+  setDebug(args.debug);
+  let store: Store;
+  try {
+    store = openStore(args.db);
+  } catch (error) {
+    fail(`cannot open the store ${args.db}: ${(error as Error).message}; check the path and its folder's permissions`);
+  }
+  await claimSocket(args.socket);
+  const distrust = prepareTraceDir(args.traceDir, { uid: Deno.uid() ?? -1 });
+  if (distrust !== undefined) {
+    log("WARN", `trace_dir_untrusted: ${args.traceDir} ${distrust}; its spool is not drained`);
+  }
+  const telemetry = await loadTelemetry();
+  const spool = spoolDir(args.traceDir);
+  const ingest = new Ingest(store, { spoolDir: spool, telemetry });
+  const listener = Deno.listen({ transport: "unix", path: args.socket });
+  Deno.chmodSync(args.socket, 0o600);
+  const socketIno = Deno.lstatSync(args.socket).ino;
+  console.log(
+    `cyberos-memory daemon: listening on ${args.socket}; store ${args.db} (${store.count()} rows); spool ${spool}`,
+  );
+
+  const open = new Set<Promise<void>>();
+  let stopping = false;
+  let ticks = 0;
+
+  const tick = () => {
+    if (stopping) return;
+    try {
+      const current = Deno.lstatSync(args.socket);
+      if (current.ino !== socketIno) return void shutdown("the socket file was replaced");
+    } catch {
+      return void shutdown("the socket file was removed");
+    }
+    if (distrust === undefined) {
+      const nowMs = Date.now();
+      try {
+        drainSpool(spool, { ingest, telemetry, nowMs });
+        if (ticks++ % PRUNE_EVERY_TICKS === 0) pruneTraceIds(args.traceDir, { nowMs });
+      } catch (error) {
+        log("WARN", `spool drain failed: ${(error as Error).message}`);
+      }
+    }
+  };
+  const ticker = setInterval(tick, TICK_MS);
+
+  async function shutdown(reason: string): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    log("INFO", `shutting down: ${reason}`);
+    clearInterval(ticker);
+    try {
+      listener.close();
+    } catch {
+      // Already closed.
+    }
+    const grace = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS));
+    await Promise.race([Promise.all(open), grace]);
+    let code = 0;
+    try {
+      ingest.flush();
+      store.close();
+    } catch (error) {
+      log("ERROR", `final commit failed: ${(error as Error).message}; the spool keeps those frames`);
+      code = 1;
+    }
+    try {
+      if (Deno.lstatSync(args.socket).ino === socketIno) Deno.removeSync(args.socket);
+    } catch {
+      // Removed already.
+    }
+    await telemetry.shutdown();
+    Deno.exit(code);
+  }
+
+  Deno.addSignalListener("SIGTERM", () => void shutdown("SIGTERM"));
+  Deno.addSignalListener("SIGINT", () => void shutdown("SIGINT"));
+  tick();
+
+  try {
+    for await (const conn of listener) {
+      const served = serveConnection(conn as Deno.UnixConn, { ingest, telemetry });
+      open.add(served);
+      served.finally(() => open.delete(served));
+    }
+  } catch (error) {
+    if (!stopping) await shutdown(`the listener failed: ${(error as Error).message}`);
+  }
+}
+
+await main();

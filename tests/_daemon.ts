@@ -1,0 +1,258 @@
+/**
+ * Test helpers: a real daemon on a temporary socket, trace dir and store,
+ * started with exactly the permission flags `deno task start` gives it, and
+ * the hook run as a subprocess the way Claude Code runs it.
+ *
+ * @module
+ */
+
+import { daemonPermissionFlags, hookPermissionFlags } from "../lib/permissions.ts";
+import { openStore } from "../lib/store.ts";
+import type { StoredRow } from "../lib/rows.ts";
+
+/** The repository root. */
+export const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+
+/** The shared fixtures folder (`../shared/claude-code/fixtures`). */
+export const FIXTURES = `${ROOT}/../shared/claude-code/fixtures`;
+
+/** A running test daemon and its paths. */
+export interface TestDaemon {
+  /** The temporary folder holding everything below. */
+  dir: string;
+  /** The daemon's socket. */
+  socket: string;
+  /** The trace dir (and spool). */
+  traceDir: string;
+  /** The store. */
+  db: string;
+  /** `CYBEROS_MEMORY_*` variables pointing at these paths. */
+  env: Record<string, string>;
+  /** The daemon process, while it runs. */
+  process: Deno.ChildProcess;
+  /** Sends SIGTERM and waits for a clean exit; removes the folder unless `keep`. */
+  stop(options?: { keep?: boolean }): Promise<void>;
+  /** Restarts the daemon on the same paths (after a kill, say). */
+  restart(): Promise<void>;
+  /** What the daemon has written on stderr so far. */
+  stderr(): string;
+}
+
+/** Options for {@linkcode startTestDaemon}. */
+export interface StartTestDaemonOptions {
+  /**
+   * Use this folder instead of a new temporary one.
+   */
+  dir?: string;
+  /** Extra environment for the daemon (OTel variables, say). */
+  env?: Record<string, string>;
+  /** Extra `--allow-net` hosts (an OTLP receiver). */
+  otlpHost?: string;
+}
+
+/** Starts a daemon in a temporary folder and waits until it listens. */
+export async function startTestDaemon(options: StartTestDaemonOptions = {}): Promise<TestDaemon> {
+  const dir = options.dir ?? await Deno.makeTempDir({ prefix: "cyberos-test-" });
+  const socket = `${dir}/capture.sock`;
+  const traceDir = `${dir}/traces`;
+  const db = `${dir}/store/capture.db`;
+  let stderrText = "";
+  let child = await spawnDaemon();
+
+  async function spawnDaemon(): Promise<Deno.ChildProcess> {
+    const flags = daemonPermissionFlags({
+      socket,
+      traceDir,
+      db,
+      ...(options.otlpHost ? { otlpHost: options.otlpHost } : {}),
+    });
+    const process = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-q",
+        ...flags,
+        `${ROOT}/daemon/main.ts`,
+        "--socket",
+        socket,
+        "--db",
+        db,
+        "--trace-dir",
+        traceDir,
+      ],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      clearEnv: true,
+      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...options.env },
+    }).spawn();
+    void collect(process.stderr, (text) => stderrText += text);
+    const stdout = process.stdout.getReader();
+    const deadline = Date.now() + 20_000;
+    let seen = "";
+    while (!seen.includes("listening on")) {
+      const timeout = new Promise<null>((resolve) =>
+        setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()))
+      );
+      const chunk = await Promise.race([stdout.read(), timeout]);
+      if (chunk === null || chunk.done) {
+        throw new Error(`daemon did not start: ${seen}${stderrText}`);
+      }
+      seen += new TextDecoder().decode(chunk.value);
+    }
+    void (async () => {
+      try {
+        while (!(await stdout.read()).done) { /* drain */ }
+      } catch { /* closed */ }
+    })();
+    return process;
+  }
+
+  const daemon: TestDaemon = {
+    dir,
+    socket,
+    traceDir,
+    db,
+    env: {
+      CYBEROS_MEMORY_SOCKET: socket,
+      CYBEROS_MEMORY_TRACE_DIR: traceDir,
+      CYBEROS_MEMORY_DB: db,
+    },
+    get process() {
+      return child;
+    },
+    async stop(stopOptions = {}) {
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        // Exited already.
+      }
+      await child.status;
+      if (!stopOptions.keep && !options.dir) await Deno.remove(dir, { recursive: true });
+    },
+    async restart() {
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        // Exited already.
+      }
+      await child.status;
+      child = await spawnDaemon();
+    },
+    stderr: () => stderrText,
+  };
+  return daemon;
+}
+
+async function collect(stream: ReadableStream<Uint8Array>, sink: (text: string) => void) {
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of stream) sink(decoder.decode(chunk, { stream: true }));
+  } catch {
+    // Process gone.
+  }
+}
+
+/** What one hook run did. */
+export interface HookRun {
+  /** Always 0 for our hook. */
+  code: number;
+  /** Must stay empty. */
+  stdout: string;
+  /** WARN lines, if any. */
+  stderr: string;
+  /** Wall time of the whole process, ms. */
+  ms: number;
+}
+
+/** Options for {@linkcode runHook}. */
+export interface RunHookOptions {
+  /** The socket to pass (default: the daemon's). */
+  socket?: string;
+  /** The trace dir to pass (default: the daemon's). */
+  traceDir?: string;
+  /** Extra hook arguments (`--allow-email-domain x`, `--fail-redaction`). */
+  extraArgs?: string[];
+  /** Permission flags instead of the ones `install` writes. */
+  flags?: string[];
+}
+
+/** Runs the hook as Claude Code does: a subprocess, the payload on stdin. */
+export async function runHook(
+  paths: { socket: string; traceDir: string },
+  event: string,
+  input: string | Uint8Array,
+  options: RunHookOptions = {},
+): Promise<HookRun> {
+  const socket = options.socket ?? paths.socket;
+  const traceDir = options.traceDir ?? paths.traceDir;
+  const flags = options.flags ?? hookPermissionFlags({ socket, traceDir });
+  const started = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-q",
+      ...flags,
+      `${ROOT}/hook/main.ts`,
+      "--socket",
+      socket,
+      "--trace-dir",
+      traceDir,
+      ...(options.extraArgs ?? []),
+      event,
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    clearEnv: true,
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  try {
+    await writer.write(typeof input === "string" ? new TextEncoder().encode(input) : input);
+    await writer.close();
+  } catch {
+    // The hook stopped reading (over the size limit): fine.
+  }
+  const output = await child.output();
+  return {
+    code: output.code,
+    stdout: new TextDecoder().decode(output.stdout),
+    stderr: new TextDecoder().decode(output.stderr),
+    ms: performance.now() - started,
+  };
+}
+
+/** Reads every row of a store, oldest first. */
+export function readRows(db: string): StoredRow[] {
+  const store = openStore(db, { readOnly: true });
+  try {
+    return store.lastRows({ limit: 1_000_000 });
+  } finally {
+    store.close();
+  }
+}
+
+/** Waits until the store holds at least `count` rows, or throws after `timeoutMs`. */
+export async function waitForRows(
+  db: string,
+  count: number,
+  options: { timeoutMs?: number } = {},
+): Promise<StoredRow[]> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  let rows: StoredRow[] = [];
+  while (Date.now() < deadline) {
+    try {
+      rows = readRows(db);
+      if (rows.length >= count) return rows;
+    } catch {
+      // Not created yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`expected ${count} rows in ${db}, found ${rows.length}`);
+}
+
+/** A fixture's text with its session id replaced (for a second session). */
+export async function fixture(name: string, sessionId?: string): Promise<string> {
+  const text = await Deno.readTextFile(`${FIXTURES}/${name}.json`);
+  return sessionId ? text.replaceAll("3f1c2a9e-7b4d-4e8a-9c61-0d2b5e8f4a17", sessionId) : text;
+}
