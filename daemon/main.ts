@@ -62,7 +62,9 @@ async function claimSocket(path: string): Promise<void> {
     throw error;
   }
   if (!info.isSocket) {
-    fail(`${path} exists and is not a socket; remove it or set CYBEROS_MEMORY_SOCKET to another path`);
+    fail(
+      `${path} exists and is not a socket; remove it or set CYBEROS_MEMORY_SOCKET to another path`,
+    );
   }
   try {
     const conn = await Deno.connect({ transport: "unix", path });
@@ -125,7 +127,11 @@ async function main(): Promise<void> {
   try {
     store = openStore(args.db);
   } catch (error) {
-    fail(`cannot open the store ${args.db}: ${(error as Error).message}; check the path and its folder's permissions`);
+    fail(
+      `cannot open the store ${args.db}: ${
+        (error as Error).message
+      }; check the path and its folder's permissions`,
+    );
   }
   await claimSocket(args.socket);
   const distrust = prepareTraceDir(args.traceDir, { uid: Deno.uid() ?? -1 });
@@ -183,7 +189,10 @@ async function main(): Promise<void> {
       ingest.flush();
       store.close();
     } catch (error) {
-      log("ERROR", `final commit failed: ${(error as Error).message}; the spool keeps those frames`);
+      log(
+        "ERROR",
+        `final commit failed: ${(error as Error).message}; the spool keeps those frames`,
+      );
       code = 1;
     }
     try {

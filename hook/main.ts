@@ -9,10 +9,10 @@
  * @module
  */
 
-import { HOOK_EVENTS, isHookEvent, type HookEvent } from "../lib/kinds.ts";
+import { HOOK_EVENTS, type HookEvent, isHookEvent } from "../lib/kinds.ts";
 import { parseHookPayload } from "../lib/payload.ts";
 import { buildDraft, type Draft, redactionFailedDraft } from "../lib/draft.ts";
-import { encodeFrame, FRAME_VERSION, type Frame, MAX_FRAME_BYTES } from "../lib/frame.ts";
+import { encodeFrame, type Frame, FRAME_VERSION, MAX_FRAME_BYTES } from "../lib/frame.ts";
 import { sendFrame } from "../lib/send.ts";
 import { spoolDir } from "../lib/paths.ts";
 import { pruneSpool, spoolFileName, writeSpoolFile } from "../lib/spool.ts";

@@ -8,7 +8,7 @@
 
 import { ROW_KINDS, type RowKind, TASK_NOTIFICATION_SOURCE } from "./kinds.ts";
 import type { HookPayload, PromptPayload, StopPayload, ToolPayload } from "./payload.ts";
-import { redactText, redactValue, type RedactOptions } from "./redact/mod.ts";
+import { type RedactOptions, redactText, redactValue } from "./redact/mod.ts";
 
 /** The per-run facts a draft needs besides the payload. */
 export interface DraftContext {

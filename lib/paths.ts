@@ -75,7 +75,9 @@ export function dirname(path: string): string {
 
 function absolute(path: string, name: string): string {
   if (!path.startsWith("/")) {
-    throw new TypeError(`Cannot use ${name}: "${path}" is not an absolute path, give one starting with /`);
+    throw new TypeError(
+      `Cannot use ${name}: "${path}" is not an absolute path, give one starting with /`,
+    );
   }
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
 }

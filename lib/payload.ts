@@ -105,7 +105,10 @@ export function parseHookPayload(value: unknown, event: ClaudeHookEvent): Parsed
   if (eventName !== event) {
     throw new TypeError(`Invalid payload: hook_event_name is "${eventName}", expected "${event}"`);
   }
-  const common: CommonPayload = { session_id: sessionId.toLowerCase(), cwd: requireString(value, "cwd") };
+  const common: CommonPayload = {
+    session_id: sessionId.toLowerCase(),
+    cwd: requireString(value, "cwd"),
+  };
   optionalString(value, "transcript_path");
   copyOptionalString(value, common, "prompt_id");
   copyOptionalString(value, common, "agent_id");

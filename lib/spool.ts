@@ -61,7 +61,10 @@ export function writeSpoolFile(dir: string, name: string, bytes: Uint8Array): st
  *
  * @returns how many files were dropped.
  */
-export function pruneSpool(dir: string, limits: { maxFiles?: number; maxBytes?: number } = {}): number {
+export function pruneSpool(
+  dir: string,
+  limits: { maxFiles?: number; maxBytes?: number } = {},
+): number {
   const { maxFiles = MAX_SPOOL_FILES, maxBytes = MAX_SPOOL_BYTES } = limits;
   const names: string[] = [];
   for (const entry of Deno.readDirSync(dir)) {

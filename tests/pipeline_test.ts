@@ -1,0 +1,455 @@
+/**
+ * The capture pipeline end to end: real hooks (subprocesses, fed the fixture
+ * payloads on stdin) against a real daemon on a temporary socket and store.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { encodeFrame, type Frame, FRAME_VERSION } from "../lib/frame.ts";
+import { ROW_KINDS } from "../lib/kinds.ts";
+import { PAYLOAD_FIELDS } from "../lib/rows.ts";
+import {
+  fixture,
+  readRows,
+  ROOT,
+  runHook,
+  startTestDaemon,
+  type TestDaemon,
+  waitForRows,
+} from "./_daemon.ts";
+
+const FIXTURE_EVENTS: Array<[name: string, event: string, kind: string]> = [
+  ["user_prompt_submit", "userpromptsubmit", ROW_KINDS.prompt],
+  ["post_tool_use_bash", "posttooluse", ROW_KINDS.toolUse],
+  ["post_tool_use_edit", "posttooluse", ROW_KINDS.toolUse],
+  ["post_tool_use_mcp", "posttooluse", ROW_KINDS.toolUse],
+  ["post_tool_use_failure_bash", "posttoolusefailure", ROW_KINDS.toolUse],
+  ["stop_with_last_assistant_message", "stop", ROW_KINDS.sessionCompleted],
+  ["stop_without_last_assistant_message", "stop", ROW_KINDS.sessionCompleted],
+];
+
+const OTHER_SESSION = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";
+
+async function withDaemon(fn: (daemon: TestDaemon) => Promise<void>): Promise<void> {
+  const daemon = await startTestDaemon();
+  try {
+    await fn(daemon);
+  } finally {
+    await daemon.stop();
+  }
+}
+
+function stringLeaves(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) value.forEach((item) => stringLeaves(item, out));
+  else if (value && typeof value === "object") {
+    Object.values(value).forEach((item) => stringLeaves(item, out));
+  }
+  return out;
+}
+
+async function storeBytes(daemon: TestDaemon): Promise<string> {
+  let all = "";
+  for (const suffix of ["", "-wal", "-shm"]) {
+    try {
+      all += new TextDecoder("latin1").decode(await Deno.readFile(daemon.db + suffix));
+    } catch {
+      // No such file at this moment.
+    }
+  }
+  return all;
+}
+
+async function emptyDenoMs(): Promise<number> {
+  const empty = await Deno.makeTempFile({ suffix: ".ts" });
+  try {
+    const started = performance.now();
+    await new Deno.Command(Deno.execPath(), { args: ["run", "-q", empty] }).output();
+    return performance.now() - started;
+  } finally {
+    await Deno.remove(empty);
+  }
+}
+
+Deno.test("hook + daemon: every fixture gives one row of its kind, fields in order, one trace id per session", async () => {
+  await withDaemon(async (daemon) => {
+    for (const [name, event] of FIXTURE_EVENTS) {
+      const run = await runHook(daemon, event, await fixture(name));
+      assert.equal(run.code, 0);
+      assert.equal(run.stdout, "");
+      assert.equal(run.stderr, "", `${name}: ${run.stderr}`);
+    }
+    await runHook(daemon, "userpromptsubmit", await fixture("user_prompt_submit", OTHER_SESSION));
+    const rows = await waitForRows(daemon.db, FIXTURE_EVENTS.length + 1);
+    assert.equal(rows.length, FIXTURE_EVENTS.length + 1);
+    FIXTURE_EVENTS.forEach(([name, , kind], index) => {
+      const row = rows[index]!;
+      assert.equal(row.kind, kind, name);
+      const order = PAYLOAD_FIELDS[row.kind].filter((field) => field in row.payload);
+      assert.deepEqual(Object.keys(row.payload), order, `${name} field order`);
+    });
+    const traceIds = new Set(rows.slice(0, -1).map((row) => row.payload.trace_id));
+    assert.equal(traceIds.size, 1);
+    const [traceId] = traceIds;
+    assert.match(String(traceId), /^[0-9a-f]{32}$/);
+    assert.notEqual(rows.at(-1)!.payload.trace_id, traceId);
+    const prompt = rows[0]!.payload;
+    assert.deepEqual(Object.keys(prompt), [
+      "session_id",
+      "prompt_hash",
+      "prompt_redacted",
+      "cwd",
+      "trace_id",
+      "captured_at_ns",
+      "redaction_match_count",
+      "prompt_id",
+    ]);
+    assert.match(String(prompt.prompt_hash), /^[0-9a-f]{64}$/);
+    assert.ok(Number.isInteger(prompt.captured_at_ns));
+    const failure = rows[4]!.payload;
+    assert.equal(failure.outcome, "error");
+    assert.equal(failure.error, "Exit code 1");
+    assert.equal(failure.duration_ms, 3184);
+    assert.equal(rows[5]!.payload.last_assistant_message_redacted !== null, true);
+    assert.equal(rows[6]!.payload.last_assistant_message_redacted, null);
+  });
+});
+
+Deno.test("hook + daemon: the store never holds a value from tool_input or tool_response", async () => {
+  await withDaemon(async (daemon) => {
+    const names = FIXTURE_EVENTS.filter(([, event]) => event.startsWith("posttool"));
+    const secrets: string[] = [];
+    for (const [name, event] of names) {
+      const text = await fixture(name);
+      const payload = JSON.parse(text);
+      secrets.push(
+        ...stringLeaves([payload.tool_input, payload.tool_response]).filter((s) => s.length >= 6),
+      );
+      await runHook(daemon, event, text);
+    }
+    await waitForRows(daemon.db, names.length);
+    const bytes = await storeBytes(daemon);
+    assert.ok(secrets.length > 10);
+    for (const secret of secrets) {
+      assert.ok(!bytes.includes(secret), `store holds ${JSON.stringify(secret.slice(0, 40))}`);
+    }
+  });
+});
+
+Deno.test("hook + daemon: Stop after 1 prompt and 3 tool uses (one failed) counts 1 and 3", async () => {
+  await withDaemon(async (daemon) => {
+    await runHook(daemon, "userpromptsubmit", await fixture("user_prompt_submit"));
+    await runHook(daemon, "posttooluse", await fixture("post_tool_use_bash"));
+    await runHook(daemon, "posttoolusefailure", await fixture("post_tool_use_failure_bash"));
+    await runHook(daemon, "posttooluse", await fixture("post_tool_use_edit"));
+    const notification = JSON.parse(await fixture("user_prompt_submit"));
+    notification.prompt =
+      "<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>";
+    await runHook(daemon, "userpromptsubmit", JSON.stringify(notification));
+    await runHook(daemon, "stop", await fixture("stop_with_last_assistant_message"));
+    const rows = await waitForRows(daemon.db, 6);
+    assert.equal(rows[4]!.payload.prompt_source, "task_notification");
+    const stop = rows[5]!.payload;
+    assert.equal(stop.prompt_count, 1);
+    assert.equal(stop.tool_use_count, 3);
+    assert.ok(Number.isInteger(stop.duration_ms) && (stop.duration_ms as number) >= 0);
+  });
+});
+
+Deno.test("hook: daemon down → exit 0, socket_unavailable, quickly, stdout empty", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const paths = { socket: `${dir}/none.sock`, traceDir: `${dir}/traces` };
+    await runHook(paths, "userpromptsubmit", await fixture("user_prompt_submit")); // warm cache
+    const baseline = await emptyDenoMs();
+    const run = await runHook(paths, "userpromptsubmit", await fixture("user_prompt_submit"));
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /WARN socket_unavailable/);
+    assert.equal(run.stderr.trim().split("\n").length, 1);
+    assert.ok(run.ms < Math.max(100, baseline * 2), `${run.ms} ms (empty deno ${baseline} ms)`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hook: invalid JSON, a missing session_id or ../../x → invalid_payload, nothing written outside the trace dir", async (t) => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const paths = { socket: `${dir}/none.sock`, traceDir: `${dir}/a/b/traces` };
+    const valid = JSON.parse(await fixture("user_prompt_submit"));
+    const cases: Array<[string, string]> = [
+      ["invalid JSON", "{not json"],
+      ["missing session_id", JSON.stringify({ ...valid, session_id: undefined })],
+      ["session_id ../../x", JSON.stringify({ ...valid, session_id: "../../x" })],
+      ["prompt not a string", JSON.stringify({ ...valid, prompt: 42 })],
+      ["an array", "[]"],
+      ["invalid UTF-8", "\xff\xfe"],
+    ];
+    for (const [name, input] of cases) {
+      await t.step(name, async () => {
+        const run = await runHook(paths, "userpromptsubmit", input);
+        assert.equal(run.code, 0);
+        assert.equal(run.stdout, "");
+        assert.match(run.stderr, /^cyberos-memory hook: WARN invalid_payload: /);
+        const entries = [...Deno.readDirSync(dir)].map((e) => e.name);
+        assert.deepEqual(entries, [], `created ${entries}`);
+      });
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hook: a socket that accepts but never reads → emit_timeout, exit 0 within the budget", async () => {
+  const dir = await Deno.makeTempDir();
+  const socket = `${dir}/hung.sock`;
+  const listener = Deno.listen({ transport: "unix", path: socket });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const conn of listener) held.push(conn);
+  })();
+  try {
+    const paths = { socket, traceDir: `${dir}/traces` };
+    await runHook(paths, "stop", await fixture("stop_with_last_assistant_message"));
+    const baseline = await emptyDenoMs();
+    const run = await runHook(paths, "stop", await fixture("stop_with_last_assistant_message"));
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /WARN emit_timeout/);
+    assert.ok(run.ms < baseline + 150, `${run.ms} ms vs empty deno ${baseline} ms`);
+  } finally {
+    listener.close();
+    held.forEach((conn) => conn.close());
+    await accepting.catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hook: a redactor that throws gives a content-free redaction_failed row and exit 0", async () => {
+  await withDaemon(async (daemon) => {
+    const run = await runHook(daemon, "userpromptsubmit", await fixture("user_prompt_submit"), {
+      extraArgs: ["--fail-redaction"],
+    });
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /WARN redaction_failed/);
+    const [row] = await waitForRows(daemon.db, 1);
+    assert.equal(row!.kind, ROW_KINDS.redactionFailed);
+    assert.deepEqual(Object.keys(row!.payload), [
+      "session_id",
+      "error",
+      "trace_id",
+      "captured_at_ns",
+    ]);
+    assert.ok(!(await storeBytes(daemon)).includes("empty"));
+  });
+});
+
+Deno.test("hook: 20 concurrent first hooks of one session agree on the trace id", async () => {
+  await withDaemon(async (daemon) => {
+    const text = await fixture("post_tool_use_bash");
+    await Promise.all(Array.from({ length: 20 }, () => runHook(daemon, "posttooluse", text)));
+    const rows = await waitForRows(daemon.db, 20);
+    assert.equal(new Set(rows.map((row) => row.payload.trace_id)).size, 1);
+  });
+});
+
+Deno.test("hook: unknown top-level keys → one WARN naming them, row still captured", async () => {
+  await withDaemon(async (daemon) => {
+    const payload = {
+      ...JSON.parse(await fixture("user_prompt_submit")),
+      future_field: 1,
+      zeta: {},
+    };
+    const run = await runHook(daemon, "userpromptsubmit", JSON.stringify(payload));
+    assert.equal(
+      run.stderr,
+      "cyberos-memory hook: WARN unknown_fields: ignored future_field, zeta\n",
+    );
+    assert.equal((await waitForRows(daemon.db, 1)).length, 1);
+  });
+});
+
+Deno.test("hook: stdin over 16 MiB → invalid_payload, exit 0", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const big = new Uint8Array(16 * 1024 * 1024 + 10).fill(0x61);
+    const run = await runHook({ socket: `${dir}/s`, traceDir: `${dir}/t` }, "stop", big);
+    assert.equal(run.code, 0);
+    assert.match(run.stderr, /WARN invalid_payload: stdin exceeds the 16 MiB limit/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+function frameOf(index: number, kind: string = ROW_KINDS.prompt): Frame {
+  const id = index.toString(16).padStart(32, "0");
+  return {
+    v: FRAME_VERSION,
+    id,
+    kind: kind as Frame["kind"],
+    payload: {
+      session_id: "3f1c2a9e-7b4d-4e8a-9c61-0d2b5e8f4a17",
+      prompt_redacted: `prompt number ${index}`,
+      cwd: "/work/project",
+      trace_id: "ab".repeat(16),
+      captured_at_ns: 1_700_000_000_000_000_000 + index * 1_000_000,
+      redaction_match_count: 0,
+    },
+    telemetry: {
+      hook_kind: "userpromptsubmit",
+      started_at_ns: 1,
+      ended_at_ns: 2,
+      outcome: "ok",
+      redactions: {},
+    },
+  };
+}
+
+async function sendRaw(socket: string, bytes: Uint8Array): Promise<void> {
+  const conn = await Deno.connect({ transport: "unix", path: socket });
+  try {
+    let written = 0;
+    while (written < bytes.length) written += await conn.write(bytes.subarray(written));
+    await conn.closeWrite();
+    while ((await conn.read(new Uint8Array(64))) !== null) { /* wait for close */ }
+  } catch {
+    // The daemon may close on a fatal frame before we finish.
+  } finally {
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }
+}
+
+async function runVerifyCli(daemon: TestDaemon): Promise<{ code: number; out: string }> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", "-A", `${ROOT}/install/main.ts`, "verify"],
+    env: daemon.env,
+  }).output();
+  const out = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+  return { code: output.code, out };
+}
+
+Deno.test("verify() passes on a fresh chain of 1,000 rows and names the first edited seq", async () => {
+  await withDaemon(async (daemon) => {
+    const frames = Array.from({ length: 1000 }, (_, i) => encodeFrame(frameOf(i + 1)));
+    const all = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
+    let offset = 0;
+    for (const frame of frames) {
+      all.set(frame, offset);
+      offset += frame.length;
+    }
+    await sendRaw(daemon.socket, all);
+    await waitForRows(daemon.db, 1000);
+    const intact = await runVerifyCli(daemon);
+    assert.equal(intact.code, 0, intact.out);
+    assert.match(intact.out, /chain intact: 1000 rows/);
+    const db = new DatabaseSync(daemon.db);
+    db.exec("DROP TRIGGER rows_no_update");
+    db.prepare(
+      "UPDATE rows SET payload = replace(payload, 'number 637', 'number 999') WHERE seq = 637",
+    )
+      .run();
+    db.close();
+    const broken = await runVerifyCli(daemon);
+    assert.equal(broken.code, 1);
+    assert.match(broken.out, /Chain broken at seq 637: /);
+  });
+});
+
+Deno.test("daemon: survives garbage on its socket and accepts the next valid frame", async (t) => {
+  await withDaemon(async (daemon) => {
+    const body = new TextEncoder().encode("{not json");
+    const invalidJson = new Uint8Array(4 + body.length);
+    new DataView(invalidJson.buffer).setUint32(0, body.length);
+    invalidJson.set(body, 4);
+    const huge = new Uint8Array([0xff, 0xff, 0xff, 0xff, 1, 2, 3]);
+    const truncated = encodeFrame(frameOf(1)).subarray(0, 30);
+    const unknownKind = encodeFrame({ ...frameOf(2), kind: "memory.nope" as Frame["kind"] });
+    const unknownKey = new TextEncoder().encode(
+      JSON.stringify({ ...frameOf(3), extra: true }),
+    );
+    const unknownKeyFrame = new Uint8Array(4 + unknownKey.length);
+    new DataView(unknownKeyFrame.buffer).setUint32(0, unknownKey.length);
+    unknownKeyFrame.set(unknownKey, 4);
+    const cases: Array<[string, Uint8Array]> = [
+      ["random bytes", crypto.getRandomValues(new Uint8Array(4096))],
+      ["a 4 GiB length prefix", huge],
+      ["a truncated frame", truncated],
+      ["invalid JSON", invalidJson],
+      ["an unknown kind", unknownKind],
+      ["an unknown key", unknownKeyFrame],
+    ];
+    let expected = 0;
+    for (const [name, bytes] of cases) {
+      await t.step(name, async () => {
+        await sendRaw(daemon.socket, bytes);
+        expected++;
+        await sendRaw(daemon.socket, encodeFrame(frameOf(100 + expected)));
+        const rows = await waitForRows(daemon.db, expected);
+        assert.equal(rows.length, expected);
+      });
+    }
+    assert.match(daemon.stderr(), /frame rejected/);
+  });
+});
+
+Deno.test("daemon: a second daemon on a live socket exits 1 with a clear line; a stale socket is replaced", async () => {
+  const daemon = await startTestDaemon();
+  try {
+    const { daemonPermissionFlags } = await import("../lib/permissions.ts");
+    const second = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-q",
+        ...daemonPermissionFlags({
+          socket: daemon.socket,
+          traceDir: daemon.traceDir,
+          db: daemon.db,
+        }),
+        `${ROOT}/daemon/main.ts`,
+        "--socket",
+        daemon.socket,
+        "--db",
+        daemon.db,
+        "--trace-dir",
+        daemon.traceDir,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(second.code, 1);
+    assert.match(
+      new TextDecoder().decode(second.stderr),
+      /another daemon is already listening on /,
+    );
+    daemon.process.kill("SIGKILL");
+    await daemon.process.status;
+    assert.ok(Deno.lstatSync(daemon.socket).isSocket, "a killed daemon leaves its socket");
+    await daemon.restart();
+    await runHook(daemon, "stop", await fixture("stop_without_last_assistant_message"));
+    assert.equal((await waitForRows(daemon.db, 1)).length, 1);
+    assert.equal(Deno.statSync(daemon.socket).mode! & 0o777, 0o600);
+  } finally {
+    await daemon.stop();
+  }
+});
+
+Deno.test("daemon: SIGTERM finishes what it read, closes the store and removes its socket", async () => {
+  const daemon = await startTestDaemon();
+  try {
+    await runHook(daemon, "stop", await fixture("stop_without_last_assistant_message"));
+    daemon.process.kill("SIGTERM");
+    const status = await daemon.process.status;
+    assert.equal(status.code, 0);
+    assert.throws(() => Deno.lstatSync(daemon.socket), Deno.errors.NotFound);
+    assert.equal(readRows(daemon.db).length, 1);
+    assert.match(daemon.stderr(), /shutting down: SIGTERM/);
+  } finally {
+    await daemon.stop();
+  }
+});
