@@ -1,0 +1,132 @@
+/**
+ * Permissions are part of the interface: the flags each entry runs with are
+ * proved here both for what they allow and for what they refuse.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { DEFAULT_SOCKET_PATH, DEFAULT_TRACE_DIR } from "../lib/paths.ts";
+import { daemonPermissionFlags, hookPermissionFlags } from "../lib/permissions.ts";
+import { fixture, ROOT, runHook } from "./_daemon.ts";
+
+const PROBE = `${ROOT}/tests/_permission_probe.ts`;
+
+async function probe(flags: string[], operation: string, target: string): Promise<string> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", ...flags, PROBE, operation, target],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return new TextDecoder().decode(output.stdout).trim() ||
+    new TextDecoder().decode(output.stderr).trim();
+}
+
+function flagsToSet(flags: string[]): Record<string, string[]> {
+  const set: Record<string, string[]> = {};
+  for (const flag of flags) {
+    const match = /^--allow-([a-z]+)=(.*)$/.exec(flag);
+    if (match) set[match[1]!] = match[2]!.split(",");
+  }
+  return set;
+}
+
+Deno.test("deno.json's hook permission set is hookPermissionFlags() of the default paths", async () => {
+  const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`));
+  const expected = flagsToSet(
+    hookPermissionFlags({ socket: DEFAULT_SOCKET_PATH, traceDir: DEFAULT_TRACE_DIR }),
+  );
+  assert.deepEqual(config.permissions.hook, expected);
+});
+
+Deno.test("hookPermissionFlags() allow the trace dir and socket and refuse everything else", async (t) => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  const socket = `${dir}/capture.sock`;
+  const traceDir = `${dir}/traces`;
+  await Deno.mkdir(traceDir);
+  await Deno.writeTextFile(`${traceDir}/readable`, "x");
+  const listener = Deno.listen({ transport: "unix", path: socket });
+  const other = Deno.listen({ transport: "unix", path: `${dir}/other.sock` });
+  const tcp = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const flags = hookPermissionFlags({ socket, traceDir });
+  const cases: Array<[string, string, string]> = [
+    ["read", `${traceDir}/readable`, "granted"],
+    ["write", `${traceDir}/new-file`, "granted"],
+    ["unix", socket, "granted"],
+    ["read", "/etc/hostname", "refused"],
+    ["read", `${dir}/other.sock`, "refused"],
+    ["read", `${ROOT}/deno.json`, "refused"],
+    ["write", `${dir}/outside`, "refused"],
+    ["write", "/tmp/cyberos-probe-outside", "refused"],
+    ["env", "HOME", "refused"],
+    ["run", "true", "refused"],
+    ["tcp", `127.0.0.1:${(tcp.addr as Deno.NetAddr).port}`, "refused"],
+    ["unix", `${dir}/other.sock`, "refused"],
+    ["ffi", "/lib/x86_64-linux-gnu/libc.so.6", "refused"],
+  ];
+  try {
+    for (const [operation, target, expected] of cases) {
+      await t.step(`${operation} ${target.replace(dir, "<tmp>")} → ${expected}`, async () => {
+        assert.equal(await probe(flags, operation, target), expected);
+      });
+    }
+  } finally {
+    listener.close();
+    other.close();
+    tcp.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hook: a narrowed flag set (no --allow-net) is refused the socket and says so", async () => {
+  const dir = await Deno.makeTempDir();
+  const socket = `${dir}/capture.sock`;
+  const listener = Deno.listen({ transport: "unix", path: socket });
+  try {
+    const paths = { socket, traceDir: `${dir}/traces` };
+    const narrowed = hookPermissionFlags(paths).filter((flag) => !flag.startsWith("--allow-net"));
+    const run = await runHook(paths, "stop", await fixture("stop_without_last_assistant_message"), {
+      flags: narrowed,
+    });
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /WARN socket_unavailable: .*(net access|NotCapable)/);
+  } finally {
+    listener.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("daemonPermissionFlags() allow the store, trace dir and socket and refuse everything else", async (t) => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  const socket = `${dir}/capture.sock`;
+  const traceDir = `${dir}/traces`;
+  const db = `${dir}/store/capture.db`;
+  await Deno.mkdir(`${dir}/store`);
+  const tcp = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (tcp.addr as Deno.NetAddr).port;
+  const flags = daemonPermissionFlags({ socket, traceDir, db });
+  const withOtlp = daemonPermissionFlags({ socket, traceDir, db, otlpHost: `127.0.0.1:${port}` });
+  const cases: Array<[string, string[], string, string, string]> = [
+    ["plain", flags, "write", `${dir}/store/capture.db-wal`, "granted"],
+    ["plain", flags, "write", `${traceDir}/x`, "granted"],
+    ["plain", flags, "env", "OTEL_EXPORTER_OTLP_ENDPOINT", "granted"],
+    ["plain", flags, "read", "/etc/hostname", "refused"],
+    ["plain", flags, "write", `${dir}/outside`, "refused"],
+    ["plain", flags, "env", "HOME", "refused"],
+    ["plain", flags, "env", "ANTHROPIC_API_KEY", "refused"],
+    ["plain", flags, "run", "true", "refused"],
+    ["plain", flags, "tcp", `127.0.0.1:${port}`, "refused"],
+    ["otlp", withOtlp, "tcp", `127.0.0.1:${port}`, "granted"],
+  ];
+  try {
+    for (const [name, set, operation, target, expected] of cases) {
+      await t.step(`${name}: ${operation} ${target.replace(dir, "<tmp>")} → ${expected}`, async () => {
+        assert.equal(await probe(set, operation, target), expected);
+      });
+    }
+  } finally {
+    tcp.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
