@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the pinned Claude Code CLI into <repo>/.cache/claude-code for the end-to-end tests.
 # A no-op when that version is already there. Prints the path of the `claude` executable.
-# Usage: bash tests/claude/install_cli.sh [--print-path]
+# Usage: bash tests/claude/install_cli.sh   (env: CLAUDE_CODE_VERSION, CLAUDE_CODE_CACHE)
 set -euo pipefail
 
 VERSION="${CLAUDE_CODE_VERSION:-2.1.328}"

@@ -1,0 +1,253 @@
+/**
+ * Helpers to run one real Claude Code turn (`claude -p`) offline: a temporary project with its own
+ * `.claude/settings.json`, a temporary `HOME`, and `ANTHROPIC_BASE_URL` pointing at the scripted
+ * model server from `model_server.ts`. The CLI comes from `tests/claude/install_cli.sh`.
+ *
+ * @module
+ */
+
+/** The Claude Code version the tests pin (keep in step with `install_cli.sh`). */
+export const CLAUDE_CODE_VERSION = "2.1.328";
+
+/** The repository root. */
+export const REPO_ROOT: string = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+
+/**
+ * The path of the `claude` executable: `$CLAUDE_CODE_BIN`, or the one `install_cli.sh` put under
+ * `<repo>/.cache/claude-code`.
+ *
+ * @throws {Error} when it is missing, naming the script that installs it
+ */
+export function claudeBin(): string {
+  const fromEnv = Deno.env.get("CLAUDE_CODE_BIN");
+  const path = fromEnv ?? `${REPO_ROOT}/.cache/claude-code/node_modules/.bin/claude`;
+  try {
+    Deno.statSync(path);
+  } catch {
+    throw new Error(
+      `Cannot find the Claude Code CLI: ${path} is missing; run bash tests/claude/install_cli.sh`,
+    );
+  }
+  return path;
+}
+
+/** A temporary project and home for Claude Code. */
+export interface TempProject {
+  /** The temporary root that holds both; removed by `remove()`. */
+  root: string;
+  /** The project directory (Claude Code's cwd). */
+  project: string;
+  /** The directory used as `HOME`. */
+  home: string;
+  /** Removes everything under `root`. */
+  remove(): Promise<void>;
+}
+
+/** Options for {@linkcode createTempProject}. */
+export interface TempProjectOptions {
+  /**
+   * Project settings written to `<project>/.claude/settings.json`; none when undefined.
+   * @default undefined
+   */
+  settings?: Record<string, unknown>;
+  /**
+   * Files to create in the project, by relative path.
+   * @default {}
+   */
+  files?: Record<string, string>;
+}
+
+/** Creates a temporary project and home directory. Call `remove()` in a `finally`. */
+export async function createTempProject(options: TempProjectOptions = {}): Promise<TempProject> {
+  const { settings, files = {} } = options;
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "cyberos-cc-" }));
+  const project = `${root}/project`;
+  const home = `${root}/home`;
+  await Deno.mkdir(`${project}/.claude`, { recursive: true });
+  await Deno.mkdir(home, { recursive: true });
+  if (settings !== undefined) {
+    await Deno.writeTextFile(
+      `${project}/.claude/settings.json`,
+      JSON.stringify(settings, null, 2) + "\n",
+    );
+  }
+  for (const [name, text] of Object.entries(files)) {
+    const path = `${project}/${name}`;
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(path, text);
+  }
+  return {
+    root,
+    project,
+    home,
+    remove: () => Deno.remove(root, { recursive: true }).catch(() => {}),
+  };
+}
+
+/**
+ * A `settings.json` object that runs one shell command for each capture event
+ * (UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop), the way `install` lays them out.
+ */
+export function settingsWithHook(command: string): Record<string, unknown> {
+  const entry = (matcher: boolean) => [{
+    ...(matcher ? { matcher: "*" } : {}),
+    hooks: [{ type: "command", command, timeout: 10 }],
+  }];
+  return {
+    hooks: {
+      UserPromptSubmit: entry(false),
+      PostToolUse: entry(true),
+      PostToolUseFailure: entry(true),
+      Stop: entry(false),
+    },
+  };
+}
+
+/** Options for {@linkcode runTurn}. */
+export interface RunTurnOptions {
+  /** The project and home to run in. */
+  project: TempProject;
+  /** `ANTHROPIC_BASE_URL`, the scripted model server's address. */
+  baseUrl: string;
+  /** The prompt (usually holding a script). */
+  prompt: string;
+  /**
+   * Tools allowed without asking.
+   * @default ["Bash", "Write", "Read", "Edit"]
+   */
+  allowedTools?: string[];
+  /**
+   * `--session-id` for a new session.
+   * @default undefined
+   */
+  sessionId?: string;
+  /**
+   * `--resume` an earlier session.
+   * @default undefined
+   */
+  resume?: string;
+  /**
+   * Path of a `--mcp-config` file.
+   * @default undefined
+   */
+  mcpConfig?: string;
+  /**
+   * Extra CLI arguments, placed before `-p`.
+   * @default []
+   */
+  extraArgs?: string[];
+  /**
+   * Extra environment variables.
+   * @default {}
+   */
+  env?: Record<string, string>;
+  /**
+   * Kill Claude Code after this long.
+   * @default 120_000
+   */
+  timeoutMs?: number;
+}
+
+/** What one `claude -p` run produced. */
+export interface TurnResult {
+  /** Exit code (non-zero after a timeout kill). */
+  code: number;
+  /** Claude Code's stdout (its answer in `-p` text mode). */
+  stdout: string;
+  /** Claude Code's stderr. */
+  stderr: string;
+  /** Wall time of the run in milliseconds. */
+  wallMs: number;
+  /** Whether the run was killed for exceeding `timeoutMs`. */
+  timedOut: boolean;
+}
+
+/** The environment Claude Code runs with: offline, no updater, nothing inherited but `PATH`. */
+export function turnEnv(
+  project: TempProject,
+  baseUrl: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin",
+    HOME: project.home,
+    TMPDIR: Deno.env.get("TMPDIR") ?? "/tmp",
+    ANTHROPIC_API_KEY: "sk-ant-offline-test",
+    ANTHROPIC_BASE_URL: baseUrl,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    ...extra,
+  };
+}
+
+/** Runs one non-interactive Claude Code turn and waits for it, killing it after `timeoutMs`. */
+export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
+  const {
+    project,
+    baseUrl,
+    prompt,
+    allowedTools = ["Bash", "Write", "Read", "Edit"],
+    sessionId,
+    resume,
+    mcpConfig,
+    extraArgs = [],
+    env = {},
+    timeoutMs = 120_000,
+  } = options;
+  const args = [...extraArgs];
+  if (sessionId !== undefined) args.push("--session-id", sessionId);
+  if (resume !== undefined) args.push("--resume", resume);
+  if (mcpConfig !== undefined) args.push("--mcp-config", mcpConfig);
+  args.push("-p", prompt, "--allowedTools", ...allowedTools);
+  const started = performance.now();
+  const child = new Deno.Command(claudeBin(), {
+    args,
+    cwd: project.project,
+    env: turnEnv(project, baseUrl, env),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+  }, timeoutMs);
+  try {
+    const output = await child.output();
+    const decoder = new TextDecoder();
+    return {
+      code: output.code,
+      stdout: decoder.decode(output.stdout),
+      stderr: decoder.decode(output.stderr),
+      wallMs: performance.now() - started,
+      timedOut,
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The name our test MCP server is configured under; its tool is `mcp__<name>__echo`. */
+export const MCP_SERVER_NAME = "probe";
+
+/**
+ * Writes a `--mcp-config` file into the temporary root that starts `mcp_server.ts` with this Deno,
+ * and returns its path.
+ */
+export async function writeMcpConfig(project: TempProject): Promise<string> {
+  const path = `${project.root}/mcp.json`;
+  const server = new URL("./mcp_server.ts", import.meta.url).pathname;
+  const config = {
+    mcpServers: {
+      [MCP_SERVER_NAME]: { type: "stdio", command: Deno.execPath(), args: ["run", "-q", server] },
+    },
+  };
+  await Deno.writeTextFile(path, JSON.stringify(config, null, 2) + "\n");
+  return path;
+}
