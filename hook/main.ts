@@ -32,6 +32,8 @@ interface HookArgs {
   allowEmailDomains: string[];
   /** Test seam: make the redactor throw, to prove the fail-closed path. */
   failRedaction: boolean;
+  /** Test seam: the uid the trust checks expect, for tests that cannot chown. */
+  asUid: number | undefined;
 }
 
 const startedAtNs = Math.round(performance.timeOrigin * 1e3) * 1e3;
@@ -51,12 +53,14 @@ function parseArgs(argv: string[]): HookArgs | string {
   let event: string | undefined;
   const allowEmailDomains: string[] = [];
   let failRedaction = false;
+  let asUid: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--socket") socket = argv[++i];
     else if (arg === "--trace-dir") traceDir = argv[++i];
     else if (arg === "--allow-email-domain") allowEmailDomains.push(argv[++i] ?? "");
     else if (arg === "--fail-redaction") failRedaction = true;
+    else if (arg === "--as-uid") asUid = Number(argv[++i]);
     else if (!arg.startsWith("-") && event === undefined) event = arg;
     else return `unexpected argument "${arg}"`;
   }
@@ -66,7 +70,7 @@ function parseArgs(argv: string[]): HookArgs | string {
   if (!socket?.startsWith("/") || !traceDir?.startsWith("/")) {
     return "--socket and --trace-dir must be absolute paths";
   }
-  return { event, socket, traceDir, allowEmailDomains, failRedaction };
+  return { event, socket, traceDir, allowEmailDomains, failRedaction, asUid };
 }
 
 function readStdin(): Uint8Array | undefined {
@@ -161,7 +165,7 @@ async function main(): Promise<void> {
   if (parsed.unknownKeys.length > 0) {
     warn("unknown_fields", `ignored ${parsed.unknownKeys.join(", ")}`);
   }
-  const uid = Deno.uid() ?? -1;
+  const uid = args.asUid ?? Deno.uid() ?? -1;
   const { traceId, trusted } = traceIdFor(args, parsed.payload.session_id, uid);
   const capturedAtNs = Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3;
   const draft = draftFor(args, parsed, { traceId, capturedAtNs });

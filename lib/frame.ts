@@ -8,6 +8,7 @@
 
 import { isOutcome, type Outcome } from "./outcomes.ts";
 import { isRowKind, type RowKind } from "./kinds.ts";
+import { stringifyJson } from "./json.ts";
 
 /** The frame format version. */
 export const FRAME_VERSION = 1;
@@ -72,7 +73,7 @@ const HEX32 = /^[0-9a-f]{32}$/;
  * @throws {RangeError} when the body exceeds {@linkcode MAX_FRAME_BYTES}.
  */
 export function encodeFrame(frame: Frame): Uint8Array {
-  const body = new TextEncoder().encode(JSON.stringify(frame));
+  const body = new TextEncoder().encode(frameJson(frame));
   if (body.length > MAX_FRAME_BYTES) {
     throw new RangeError(
       `Cannot encode frame: body of ${body.length} bytes exceeds the 16 MiB limit`,
@@ -82,6 +83,16 @@ export function encodeFrame(frame: Frame): Uint8Array {
   new DataView(out.buffer).setUint32(0, body.length);
   out.set(body, 4);
   return out;
+}
+
+function frameJson(frame: Frame): string {
+  try {
+    return JSON.stringify(frame);
+  } catch (error) {
+    // V8's stringify recurses; a deeply nested tool argument needs the iterative writer.
+    if (error instanceof RangeError) return stringifyJson(frame);
+    throw error;
+  }
 }
 
 /**

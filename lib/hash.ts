@@ -1,5 +1,6 @@
 /**
- * Hashing for rows and the chain: BLAKE3 and RFC 8785 (JCS) canonical JSON.
+ * Hashing for rows and the chain: BLAKE3 and RFC 8785 (JCS) canonical JSON
+ * (written without recursion by `json.ts`).
  * Only the daemon and the readers import this; the hook sends redacted data
  * and the warm daemon hashes it.
  *
@@ -7,7 +8,7 @@
  */
 
 import { blake3 } from "@noble/hashes/blake3";
-import canonicalize from "canonicalize";
+import { stringifyJson } from "./json.ts";
 
 const encoder = new TextEncoder();
 
@@ -25,7 +26,5 @@ export function blake3Hex(data: string | Uint8Array): string {
  * @throws {TypeError} for values JSON cannot hold (undefined, functions, NaN).
  */
 export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
-  if (text === undefined) throw new TypeError("Cannot canonicalise: value is not JSON");
-  return text;
+  return stringifyJson(value, { canonical: true });
 }

@@ -121,9 +121,12 @@ Deno.test("daemonPermissionFlags() allow the store, trace dir and socket and ref
   ];
   try {
     for (const [name, set, operation, target, expected] of cases) {
-      await t.step(`${name}: ${operation} ${target.replace(dir, "<tmp>")} → ${expected}`, async () => {
-        assert.equal(await probe(set, operation, target), expected);
-      });
+      await t.step(
+        `${name}: ${operation} ${target.replace(dir, "<tmp>")} → ${expected}`,
+        async () => {
+          assert.equal(await probe(set, operation, target), expected);
+        },
+      );
     }
   } finally {
     tcp.close();

@@ -1,0 +1,176 @@
+/**
+ * The hook command that `install` writes into `settings.json`: absolute and
+ * self-contained (the deno binary, explicit permission flags, the hook script,
+ * the socket, trace dir and email allowlist as arguments), every path quoted
+ * for `sh -c`. Also recognises our commands in a settings file, even after the
+ * checkout moved, and takes them apart again for `status`.
+ *
+ * @module
+ */
+
+import { HOOK_EVENTS, type HookEvent } from "./kinds.ts";
+import { hookPermissionFlags } from "./permissions.ts";
+
+/** The hook script of this checkout. */
+export const DEFAULT_HOOK_SCRIPT = decodeURIComponent(
+  new URL("../hook/main.ts", import.meta.url).pathname,
+);
+
+/** Options for {@linkcode buildHookCommand}. */
+export interface HookCommandOptions {
+  /** The deno binary (`Deno.execPath()` of the installer). */
+  denoPath: string;
+  /** The daemon's socket. */
+  socket: string;
+  /** The trace id cache and spool. */
+  traceDir: string;
+  /**
+   * The hook script to run (a bundled `hook*.js` works too).
+   *
+   * @default {DEFAULT_HOOK_SCRIPT}
+   */
+  scriptPath?: string;
+  /**
+   * E-mail domains the redactor leaves readable.
+   *
+   * @default {[]}
+   */
+  allowEmailDomains?: readonly string[];
+}
+
+/** Quotes one word for `sh`: `'…'`, with `'` written as `'\''`. */
+export function shellQuote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/**
+ * The command line Claude Code runs for `event`.
+ *
+ * @throws {TypeError} when a path is not absolute.
+ */
+export function buildHookCommand(event: HookEvent, options: HookCommandOptions): string {
+  const {
+    denoPath,
+    socket,
+    traceDir,
+    scriptPath = DEFAULT_HOOK_SCRIPT,
+    allowEmailDomains = [],
+  } = options;
+  for (
+    const [name, path] of [["deno", denoPath], ["script", scriptPath], ["socket", socket], [
+      "trace dir",
+      traceDir,
+    ]]
+  ) {
+    if (!path?.startsWith("/")) {
+      throw new TypeError(
+        `Cannot build the hook command: the ${name} path "${path}" is not absolute`,
+      );
+    }
+  }
+  if (!Object.hasOwn(HOOK_EVENTS, event)) {
+    throw new TypeError(`Cannot build the hook command: unknown event "${event}"`);
+  }
+  const flags = hookPermissionFlags({ socket, traceDir }).map((flag) =>
+    SAFE_WORD.test(flag) ? flag : shellQuote(flag)
+  );
+  const words = [
+    shellQuote(denoPath),
+    "run",
+    "-q",
+    ...flags,
+    shellQuote(scriptPath),
+    "--socket",
+    shellQuote(socket),
+    "--trace-dir",
+    shellQuote(traceDir),
+    ...allowEmailDomains.flatMap((domain) => ["--allow-email-domain", shellQuote(domain)]),
+    event,
+  ];
+  return words.join(" ");
+}
+
+/** A hook script word of ours: `…/hook/main.ts` or a bundled `…/hook*.js`. */
+const SCRIPT_WORD = /(^|\/)(hook\/main\.ts|hook[A-Za-z0-9_.-]*\.js)$/;
+
+/**
+ * Whether a settings command is one `install` wrote (this checkout or any
+ * other): it runs our hook script with `--socket` and `--trace-dir`.
+ */
+export function isOurCommand(command: string): boolean {
+  const words = splitShellWords(command);
+  if (words === undefined) return false;
+  return words.some((word) => SCRIPT_WORD.test(word)) && words.includes("--socket") &&
+    words.includes("--trace-dir");
+}
+
+/** What an installed command says. */
+export interface ParsedHookCommand {
+  /** The deno binary it runs. */
+  denoPath: string;
+  /** The hook script. */
+  scriptPath: string;
+  /** The socket argument. */
+  socket: string;
+  /** The trace dir argument. */
+  traceDir: string;
+  /** The event argument (last word). */
+  event: string;
+}
+
+/** Takes one of our commands apart; `undefined` when it is not ours. */
+export function parseHookCommand(command: string): ParsedHookCommand | undefined {
+  const words = splitShellWords(command);
+  if (words === undefined || !isOurCommand(command)) return undefined;
+  const scriptPath = words.find((word) => SCRIPT_WORD.test(word));
+  const after = (flag: string) => {
+    const at = words.indexOf(flag);
+    return at < 0 ? undefined : words[at + 1];
+  };
+  const socket = after("--socket");
+  const traceDir = after("--trace-dir");
+  const denoPath = words[0];
+  const event = words[words.length - 1];
+  if (!scriptPath || !socket || !traceDir || !denoPath || !event) return undefined;
+  return { denoPath, scriptPath, socket, traceDir, event };
+}
+
+/**
+ * Splits a command into words the way `sh` would for the plain subset we write:
+ * single quotes, double quotes without expansions, backslash escapes and
+ * blanks. `undefined` for anything else (`$`, backticks, unbalanced quotes).
+ */
+function splitShellWords(command: string): string[] | undefined {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (c === " " || c === "\t" || c === "\n") {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === "'") {
+      const end = command.indexOf("'", i + 1);
+      if (end < 0) return undefined;
+      word = (word ?? "") + command.slice(i + 1, end);
+      i = end;
+    } else if (c === '"') {
+      const end = command.indexOf('"', i + 1);
+      if (end < 0) return undefined;
+      const inner = command.slice(i + 1, end);
+      if (/[$`\\]/.test(inner)) return undefined;
+      word = (word ?? "") + inner;
+      i = end;
+    } else if (c === "\\") {
+      word = (word ?? "") + (command[i + 1] ?? "");
+      i++;
+    } else if (/[$`;&|<>()*?]/.test(c)) {
+      return undefined;
+    } else {
+      word = (word ?? "") + c;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}

@@ -1,0 +1,228 @@
+/**
+ * Hostile input: generated cases over the frame decoder and the payload
+ * parser (random bytes, truncations, huge lengths, deep nesting, invalid
+ * UTF-8, NUL bytes, huge numbers), and a real daemon fed the same garbage
+ * whose resident memory stays bounded.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { encodeFrame, type Frame, FRAME_VERSION, FrameDecoder, FrameError } from "../lib/frame.ts";
+import { parseHookPayload } from "../lib/payload.ts";
+import { HOOK_EVENTS } from "../lib/kinds.ts";
+import { startTestDaemon, waitForRows } from "./_daemon.ts";
+
+const CASES = 10_000;
+
+/** A small seeded PRNG (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function validFrame(index: number): Frame {
+  return {
+    v: FRAME_VERSION,
+    id: index.toString(16).padStart(32, "0"),
+    kind: "memory.claude_prompt",
+    payload: {
+      session_id: "3f1c2a9e-7b4d-4e8a-9c61-0d2b5e8f4a17",
+      prompt_redacted: `hostile ${index}`,
+      cwd: "/p",
+      trace_id: "cd".repeat(16),
+      captured_at_ns: 1_700_000_000_000_000_000 + index,
+      redaction_match_count: 0,
+    },
+    telemetry: {
+      hook_kind: "userpromptsubmit",
+      started_at_ns: 1,
+      ended_at_ns: 2,
+      outcome: "ok",
+      redactions: {},
+    },
+  };
+}
+
+function hostileBytes(next: () => number, index: number): Uint8Array {
+  const valid = encodeFrame(validFrame(index));
+  const pick = Math.floor(next() * 8);
+  switch (pick) {
+    case 0:
+      return crypto.getRandomValues(new Uint8Array(Math.floor(next() * 512)));
+    case 1:
+      return valid.subarray(0, Math.floor(next() * valid.length));
+    case 2: {
+      const huge = valid.slice();
+      new DataView(huge.buffer).setUint32(0, 0x01000001 + Math.floor(next() * 0xfe000000));
+      return huge;
+    }
+    case 3: {
+      const flipped = valid.slice();
+      for (let i = 0; i < 4; i++) {
+        flipped[4 + Math.floor(next() * (flipped.length - 4))] = Math.floor(next() * 256);
+      }
+      return flipped;
+    }
+    case 4: {
+      const depth = 1 + Math.floor(next() * 5000);
+      return withBody("[".repeat(depth) + "]".repeat(depth));
+    }
+    case 5:
+      return withBody(`{"v":1,"id":"\u0000","kind":"${"\u0000".repeat(3)}"}`);
+    case 6:
+      return withBody(`{"v":1e999999,"id":${"9".repeat(400)}}`);
+    default: {
+      const bytes = valid.slice();
+      bytes[4 + Math.floor(next() * (bytes.length - 4))] = 0xff; // invalid UTF-8
+      return bytes;
+    }
+  }
+}
+
+function withBody(text: string | Uint8Array): Uint8Array {
+  const body = typeof text === "string" ? new TextEncoder().encode(text) : text;
+  const out = new Uint8Array(4 + body.length);
+  new DataView(out.buffer).setUint32(0, body.length);
+  out.set(body, 4);
+  return out;
+}
+
+Deno.test({
+  name: `FrameDecoder never throws and never yields a wrong frame over ${CASES} hostile inputs`,
+  permissions: "none",
+  fn() {
+    const next = random(20261130);
+    for (let i = 0; i < CASES; i++) {
+      const bytes = hostileBytes(next, i);
+      const decoder = new FrameDecoder();
+      const cut = Math.floor(next() * (bytes.length + 1));
+      const results = [
+        ...decoder.push(bytes.subarray(0, cut)),
+        ...decoder.push(bytes.subarray(cut)),
+      ];
+      for (const result of results) {
+        if ("error" in result) assert.ok(result.error instanceof FrameError, `case ${i}`);
+        else assert.equal(result.frame.v, FRAME_VERSION, `case ${i}`);
+      }
+      // The decoder still works for a valid frame unless it was poisoned by a huge length.
+      if (!decoder.fatal && decoder.pending === 0) {
+        const after = decoder.push(encodeFrame(validFrame(i)));
+        assert.ok(after.length === 1 && "frame" in after[0]!, `case ${i} recovers`);
+      }
+    }
+  },
+});
+
+Deno.test({
+  name: `parseHookPayload() throws only TypeError over ${CASES} generated payloads`,
+  permissions: "none",
+  fn() {
+    const next = random(42);
+    const events = Object.values(HOOK_EVENTS);
+    const values: unknown[] = [
+      null,
+      0,
+      -1,
+      1e308,
+      Number.MAX_SAFE_INTEGER + 2,
+      "",
+      "\u0000",
+      "../../x",
+      "3f1c2a9e-7b4d-4e8a-9c61-0d2b5e8f4a17",
+      [],
+      {},
+      true,
+      "x".repeat(1000),
+    ];
+    const keys = [
+      "session_id",
+      "cwd",
+      "hook_event_name",
+      "prompt",
+      "tool_name",
+      "tool_input",
+      "error",
+      "duration_ms",
+      "stop_hook_active",
+      "last_assistant_message",
+      "__proto__",
+      "constructor",
+      "agent_id",
+    ];
+    let accepted = 0;
+    for (let i = 0; i < CASES; i++) {
+      const event = events[Math.floor(next() * events.length)]!;
+      const payload: Record<string, unknown> = {
+        session_id: "3f1c2a9e-7b4d-4e8a-9c61-0d2b5e8f4a17",
+        cwd: "/p",
+        hook_event_name: event,
+        prompt: "p",
+        tool_name: "Bash",
+        tool_input: {},
+        error: "e",
+        stop_hook_active: false,
+      };
+      const mutations = 1 + Math.floor(next() * 3);
+      for (let m = 0; m < mutations; m++) {
+        const key = keys[Math.floor(next() * keys.length)]!;
+        if (next() < 0.2) delete payload[key];
+        else payload[key] = values[Math.floor(next() * values.length)];
+      }
+      const text = JSON.stringify(payload);
+      try {
+        const parsed = parseHookPayload(JSON.parse(text), event);
+        assert.match(parsed.payload.session_id, /^[0-9a-f-]{36}$/);
+        accepted++;
+      } catch (error) {
+        assert.ok(error instanceof TypeError, `case ${i}: ${error}`);
+        assert.match((error as Error).message, /^Invalid payload: /);
+      }
+    }
+    assert.ok(accepted > 100 && accepted < CASES, `accepted ${accepted}`);
+  },
+});
+
+function residentKiB(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
+}
+
+async function send(socket: string, bytes: Uint8Array): Promise<void> {
+  try {
+    const conn = await Deno.connect({ transport: "unix", path: socket });
+    try {
+      await conn.write(bytes);
+      await conn.closeWrite();
+      while ((await conn.read(new Uint8Array(64))) !== null) { /* wait for close */ }
+    } finally {
+      conn.close();
+    }
+  } catch {
+    // The daemon closed first: fine.
+  }
+}
+
+Deno.test("daemon: 2,000 hostile frames leave it alive with resident memory bounded", async () => {
+  const daemon = await startTestDaemon();
+  try {
+    const pid = daemon.process.pid;
+    const next = random(7);
+    for (let i = 0; i < 200; i++) await send(daemon.socket, hostileBytes(next, i));
+    const before = residentKiB(pid);
+    for (let i = 200; i < 2200; i++) await send(daemon.socket, hostileBytes(next, i));
+    await send(daemon.socket, encodeFrame(validFrame(999_999)));
+    const rows = await waitForRows(daemon.db, 1);
+    assert.ok(rows.some((row) => row.payload.prompt_redacted === "hostile 999999"));
+    const after = residentKiB(pid);
+    assert.ok(after < before * 1.5 + 20_000, `RSS ${before} KiB → ${after} KiB`);
+  } finally {
+    await daemon.stop();
+  }
+});
