@@ -71,3 +71,17 @@ export function stringifyJson(value: unknown, options: StringifyJsonOptions = {}
   }
   return parts.join("");
 }
+
+/**
+ * The decimal digits of an integer nanosecond timestamp exactly as JSON writes
+ * it (`1764460800123456800`, not the double's exact `…768`), so the store's
+ * column, the spool file name and the payload text agree digit for digit.
+ *
+ * @throws {RangeError} for a negative, fractional or non-finite value.
+ */
+export function nsDigits(ns: number): string {
+  if (!Number.isInteger(ns) || ns < 0 || ns >= 1e21) {
+    throw new RangeError(`Cannot use ${ns} as a timestamp: not a non-negative integer below 1e21`);
+  }
+  return String(ns);
+}

@@ -12,6 +12,7 @@
  */
 
 import { isOutcome, type Outcome } from "./outcomes.ts";
+import { nsDigits } from "./json.ts";
 
 /** At most this many spool files are kept; past it the oldest go. */
 export const MAX_SPOOL_FILES = 10_000;
@@ -33,7 +34,7 @@ export interface SpoolEntryName {
 
 /** The spool file name of a frame. */
 export function spoolFileName(capturedAtNs: number, id: string, outcome: Outcome = "ok"): string {
-  const stamp = BigInt(Math.max(0, Math.trunc(capturedAtNs))).toString().padStart(20, "0");
+  const stamp = nsDigits(capturedAtNs).padStart(20, "0");
   return outcome === "ok" ? `${stamp}-${id}.frame` : `${stamp}-${id}.${outcome}.frame`;
 }
 

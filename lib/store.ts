@@ -14,6 +14,7 @@ import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { ChainBrokenError, GENESIS_HASH, rowHash } from "./chain.ts";
 import { isRowKind, ROW_KINDS, type RowKind, TASK_NOTIFICATION_SOURCE } from "./kinds.ts";
 import type { SessionCounts, StoredRow } from "./rows.ts";
+import { nsDigits } from "./json.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS rows (
@@ -119,7 +120,7 @@ export class Store {
       input.kind,
       String(payload.session_id),
       typeof payload.cwd === "string" ? payload.cwd : null,
-      BigInt(Math.trunc(Number(payload.captured_at_ns))),
+      BigInt(nsDigits(Number(payload.captured_at_ns))),
       JSON.stringify(payload),
       prevHash,
       hash,
@@ -208,7 +209,7 @@ export class Store {
       }
       const columnsAgree = row.session_id === payload.session_id &&
         row.cwd === (typeof payload.cwd === "string" ? payload.cwd : null) &&
-        row.captured === BigInt(Math.trunc(Number(payload.captured_at_ns))).toString();
+        row.captured === String(payload.captured_at_ns);
       if (!columnsAgree) throw new ChainBrokenError(seq, "columns disagree with the payload");
       prevHash = row.hash;
       expectedSeq++;

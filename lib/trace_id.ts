@@ -87,6 +87,7 @@ export function sessionTraceId(
   const candidate = newTraceId();
   const temp = `${dir}/.tmp-${candidate}`;
   Deno.writeTextFileSync(temp, candidate, { mode: 0o600 });
+  Deno.utimeSync(temp, options.nowMs / 1000, options.nowMs / 1000);
   try {
     Deno.linkSync(temp, path);
     return candidate;

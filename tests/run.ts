@@ -19,7 +19,10 @@ const GATES: Step[] = [
   { name: "deno check", args: ["check", "."] },
 ];
 
-async function run(args: string[], options: { capture: boolean }): Promise<{ code: number; out: string }> {
+async function run(
+  args: string[],
+  options: { capture: boolean },
+): Promise<{ code: number; out: string }> {
   const child = new Deno.Command(Deno.execPath(), {
     args,
     cwd: ROOT,
@@ -51,10 +54,15 @@ for (const gate of GATES) {
 
 console.log("\n== deno test");
 const filters = Deno.args;
-const result = await run(["test", "-A", "--no-prompt", ...(filters.length ? filters : ["tests/"])], {
-  capture: true,
-});
-const summary = [...result.out.matchAll(/^(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/gm)].at(-1);
+const result = await run(
+  ["test", "-A", "--no-prompt", ...(filters.length ? filters : ["tests/"])],
+  {
+    capture: true,
+  },
+);
+const summary = [
+  ...result.out.matchAll(/^(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/gm),
+].at(-1);
 if (summary) {
   passed += Number(summary[1]);
   failed += Number(summary[2]);

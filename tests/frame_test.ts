@@ -1,0 +1,140 @@
+/**
+ * The wire frame round-trips exactly and refuses what it must.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import {
+  encodeFrame,
+  type Frame,
+  FRAME_VERSION,
+  FrameDecoder,
+  FrameError,
+  MAX_FRAME_BYTES,
+  parseFrameBody,
+} from "../lib/frame.ts";
+
+const FRAME: Frame = {
+  v: FRAME_VERSION,
+  id: "0123456789abcdef0123456789abcdef",
+  kind: "memory.claude_tool_use",
+  payload: {
+    session_id: "3f1c2a9e-7b4d-4e8a-9c61-0d2b5e8f4a17",
+    tool_name: "Bash",
+    tool_args_redacted: { command: "echo <AWS_KEY>", nested: [1, null, { ü: "ß" }] },
+    captured_at_ns: 1764460800123456800,
+  },
+  telemetry: {
+    hook_kind: "posttooluse",
+    started_at_ns: 1764460800100000000,
+    ended_at_ns: 1764460800120000000,
+    outcome: "ok",
+    redactions: { "aws-access-key-id": 1 },
+  },
+};
+
+Deno.test({
+  name: "encodeFrame() then FrameDecoder gives back the same frame, byte-split anywhere",
+  permissions: "none",
+  fn() {
+    const bytes = encodeFrame(FRAME);
+    assert.equal(new DataView(bytes.buffer).getUint32(0), bytes.length - 4);
+    for (let cut = 0; cut <= bytes.length; cut += 7) {
+      const decoder = new FrameDecoder();
+      const results = [
+        ...decoder.push(bytes.subarray(0, cut)),
+        ...decoder.push(bytes.subarray(cut)),
+      ];
+      assert.equal(results.length, 1);
+      assert.deepEqual(results[0], { frame: FRAME });
+      assert.equal(decoder.pending, 0);
+    }
+  },
+});
+
+Deno.test({
+  name: "FrameDecoder reads several frames from one connection",
+  permissions: "none",
+  fn() {
+    const one = encodeFrame(FRAME);
+    const two = encodeFrame({ ...FRAME, id: "f".repeat(32) });
+    const joined = new Uint8Array(one.length + two.length);
+    joined.set(one);
+    joined.set(two, one.length);
+    const results = new FrameDecoder().push(joined);
+    assert.deepEqual(results.map((r) => "frame" in r && r.frame.id), [FRAME.id, "f".repeat(32)]);
+  },
+});
+
+Deno.test({
+  name: "FrameDecoder rejects a length over 16 MiB and stops",
+  permissions: "none",
+  fn() {
+    const decoder = new FrameDecoder();
+    const [result] = decoder.push(new Uint8Array([0xff, 0xff, 0xff, 0xff]));
+    assert.ok(result && "error" in result);
+    assert.ok(result.error instanceof FrameError);
+    assert.equal(result.error.reason, "oversize");
+    assert.equal(
+      result.error.message,
+      "Cannot decode frame: length 4294967295 exceeds the 16 MiB limit",
+    );
+    assert.ok(decoder.fatal);
+    assert.deepEqual(decoder.push(encodeFrame(FRAME)), []);
+  },
+});
+
+Deno.test({
+  name: "encodeFrame() refuses a body over 16 MiB with a RangeError",
+  permissions: "none",
+  fn() {
+    const big = {
+      ...FRAME,
+      payload: { ...FRAME.payload, prompt_redacted: "x".repeat(MAX_FRAME_BYTES) },
+    };
+    assert.throws(() => encodeFrame(big), RangeError);
+  },
+});
+
+const BAD_BODIES: Array<[string, unknown, RegExp]> = [
+  ["an unknown key", { ...FRAME, extra: 1 }, /unknown key "extra"/],
+  ["a wrong version", { ...FRAME, v: 2 }, /v must be 1/],
+  ["an unknown kind", { ...FRAME, kind: "memory.other" }, /unknown kind/],
+  ["a short id", { ...FRAME, id: "abc" }, /id must be 32 hex/],
+  ["no session id", { ...FRAME, payload: {} }, /payload.session_id missing/],
+  [
+    "an unknown outcome",
+    { ...FRAME, telemetry: { ...FRAME.telemetry, outcome: "meh" } },
+    /outcome/,
+  ],
+  [
+    "an unknown telemetry key",
+    { ...FRAME, telemetry: { ...FRAME.telemetry, extra: 1 } },
+    /telemetry.extra/,
+  ],
+  [
+    "a negative redaction count",
+    { ...FRAME, telemetry: { ...FRAME.telemetry, redactions: { a: -1 } } },
+    /redactions/,
+  ],
+];
+
+Deno.test({
+  name: "parseFrameBody() is strict: each wrong shape is a FrameError naming the field",
+  permissions: "none",
+  async fn(t) {
+    for (const [name, body, message] of BAD_BODIES) {
+      await t.step(name, () => {
+        const bytes = new TextEncoder().encode(JSON.stringify(body));
+        assert.throws(() => parseFrameBody(bytes), (error: unknown) => {
+          assert.ok(error instanceof FrameError);
+          assert.equal(error.reason, "bad_shape");
+          assert.match(error.message, message);
+          return true;
+        });
+      });
+    }
+    assert.throws(() => parseFrameBody(new Uint8Array([0xff])), /Cannot decode frame/);
+  },
+});
