@@ -97,13 +97,16 @@ const SCRIPT_WORD = /(^|\/)(hook\/main\.ts|hook[A-Za-z0-9_.-]*\.js)$/;
 
 /**
  * Whether a settings command is one `install` wrote (this checkout or any
- * other): it runs our hook script with `--socket` and `--trace-dir`.
+ * other): it runs our hook script (an absolute `…/hook/main.ts` or
+ * `…/hook*.js`) with absolute `--socket` and `--trace-dir` arguments.
  */
 export function isOurCommand(command: string): boolean {
   const words = splitShellWords(command);
   if (words === undefined) return false;
-  return words.some((word) => SCRIPT_WORD.test(word)) && words.includes("--socket") &&
-    words.includes("--trace-dir");
+  const absoluteAfter = (flag: string) => words[words.indexOf(flag) + 1]?.startsWith("/") ?? false;
+  return words.some((word) => word.startsWith("/") && SCRIPT_WORD.test(word)) &&
+    words.includes("--socket") && absoluteAfter("--socket") && words.includes("--trace-dir") &&
+    absoluteAfter("--trace-dir");
 }
 
 /** What an installed command says. */
@@ -124,7 +127,7 @@ export interface ParsedHookCommand {
 export function parseHookCommand(command: string): ParsedHookCommand | undefined {
   const words = splitShellWords(command);
   if (words === undefined || !isOurCommand(command)) return undefined;
-  const scriptPath = words.find((word) => SCRIPT_WORD.test(word));
+  const scriptPath = words.find((word) => word.startsWith("/") && SCRIPT_WORD.test(word));
   const after = (flag: string) => {
     const at = words.indexOf(flag);
     return at < 0 ? undefined : words[at + 1];
