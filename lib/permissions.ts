@@ -25,6 +25,11 @@ export interface HookPermissionPaths {
 export function hookPermissionFlags(paths: HookPermissionPaths): string[] {
   const { socket, traceDir } = paths;
   return [
+    // The hook runs in the user's project: its deno.json, lock file or import map must not apply,
+    // and nothing may be fetched.
+    "--no-config",
+    "--no-remote",
+    "--no-npm",
     "--no-prompt",
     `--allow-read=${traceDir},${socket}`,
     `--allow-write=${traceDir},${socket}`,

@@ -169,9 +169,12 @@ export class Store {
     return rows.reverse().map(toStoredRow);
   }
 
-  /** How many rows the store holds. */
+  /** How many rows the store holds now (readers see other processes' commits). */
   count(): number {
-    return this.#tip.seq;
+    const row = this.#statement("SELECT COALESCE(MAX(seq), 0) AS n FROM rows").get() as {
+      n: number;
+    };
+    return Number(row.n);
   }
 
   /**

@@ -26,14 +26,15 @@ export type Distrust = string | undefined;
  * @returns `undefined` when trusted, else the reason it is not.
  */
 export function prepareTraceDir(dir: string, options: { uid: number }): Distrust {
+  let info: Deno.FileInfo;
   try {
-    Deno.mkdirSync(dir, { mode: 0o700 });
+    info = Deno.lstatSync(dir);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      Deno.mkdirSync(dir, { mode: 0o700, recursive: true });
-    } else if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    Deno.mkdirSync(dir, { mode: 0o700, recursive: true });
+    info = Deno.lstatSync(dir);
   }
-  return distrustOf(Deno.lstatSync(dir), options.uid, "folder");
+  return distrustOf(info, options.uid, "folder");
 }
 
 /**

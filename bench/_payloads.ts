@@ -1,0 +1,77 @@
+/**
+ * Realistic payloads for the benchmarks: a 4 KB prompt holding a few secrets,
+ * a PostToolUse with a 64 KB `tool_input`, a Stop. Secrets are synthetic.
+ *
+ * @module
+ */
+
+const SESSION = "5b0c7d1e-2f3a-4b5c-8d6e-7f8091a2b3c4";
+
+const SECRETS = [
+  "AKIAZ7Q3MN4TW8PXR2LD",
+  "ghp_q8Zr4Lm2Vn7Xc1Tb6Yk9Hs3Jd5Fg0Wp2Ae4Rt",
+  "dana.nguyen@example-corp.com",
+  "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0MjEiLCJyb2xlIjoiYWRtaW4ifQ.kq3Vb8Xw2Yz9Ld7Hs4Jf1Tg6Rn0Pm5Qc",
+];
+
+const PROSE =
+  "The checkout service times out when the cart has more than 40 items; the trace shows " +
+  "the pricing call retried 3 times at 2025-11-30T10:42:17Z (order 88213, PR #4521, commit 9f2c1ab). ";
+
+const CODE = `export async function reconcile(batchId: string, cutoff: Date) {
+  const rows = await db.query("SELECT id, amount FROM ledger WHERE batch = $1", [batchId]);
+  for (const row of rows) totals.set(row.id, (totals.get(row.id) ?? 0) + row.amount);
+  return { batchId, cutoff: cutoff.toISOString(), count: rows.length };
+}
+`;
+
+function fill(unit: string, bytes: number): string {
+  return unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
+}
+
+/** A text of about `bytes` with the synthetic secrets spread through it. */
+export function textWithSecrets(bytes: number, unit: string = PROSE): string {
+  const chunk = Math.floor(bytes / (SECRETS.length + 1));
+  return SECRETS.map((secret) => `${fill(unit, chunk)} ${secret} `).join("") + fill(unit, chunk);
+}
+
+/** A UserPromptSubmit payload with a 4 KB prompt. */
+export function promptPayload(cwd: string): string {
+  return JSON.stringify({
+    session_id: SESSION,
+    transcript_path: `${cwd}/transcript.jsonl`,
+    cwd,
+    hook_event_name: "UserPromptSubmit",
+    prompt_id: "0d4e5f60-7182-4394-a5b6-c7d8e9f00112",
+    permission_mode: "default",
+    prompt: textWithSecrets(4096),
+  });
+}
+
+/** A PostToolUse (Write) payload with a 64 KB `tool_input`. */
+export function toolPayload(cwd: string): string {
+  const content = textWithSecrets(64 * 1024, CODE);
+  return JSON.stringify({
+    session_id: SESSION,
+    transcript_path: `${cwd}/transcript.jsonl`,
+    cwd,
+    hook_event_name: "PostToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: `${cwd}/src/reconcile.ts`, content },
+    tool_response: { type: "create", filePath: `${cwd}/src/reconcile.ts`, content },
+    tool_use_id: "toolu_01Bench000000000000000000",
+    duration_ms: 12,
+  });
+}
+
+/** A Stop payload with a short final message. */
+export function stopPayload(cwd: string): string {
+  return JSON.stringify({
+    session_id: SESSION,
+    transcript_path: `${cwd}/transcript.jsonl`,
+    cwd,
+    hook_event_name: "Stop",
+    stop_hook_active: false,
+    last_assistant_message: fill(PROSE, 1024),
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * `deno task bench`: the benchmarks and their gates.
+ *
+ * 1. The hook, whole process, as Claude Code starts it, against the empty-Deno
+ *    floor, interleaved run by run.
+ * 2. Redaction in-process: 4 KB, 64 KB, 1 MiB and adversarial inputs.
+ * 3. Daemon ingest with 1, 8 and 32 concurrent senders; then `verify`.
+ *
+ * Gates: the hook's p95 over 50 ms **and** over 1.25× the floor's p95 in the
+ * same run (measured once more before failing, since a shared machine can
+ * spike); ingest under 5,000 rows/s; redacting 1 MiB over 300× the 4 KB time.
+ * Prints markdown tables and writes them to `bench/latest.md`.
+ *
+ * Usage: `bench/gate.ts [--runs N]` (default 100).
+ *
+ * @module
+ */
+
+import { startTestDaemon } from "../tests/_daemon.ts";
+import type { HookEvent } from "../lib/kinds.ts";
+import { promptPayload, stopPayload, toolPayload } from "./_payloads.ts";
+import { type HookProcessResult, measureHookProcess } from "./hook_process.ts";
+import { measureIngest, measureVerify } from "./ingest.ts";
+import { measureRedaction } from "./redaction.ts";
+
+const HOOK_P95_BUDGET_MS = 50;
+const HOOK_P95_RATIO = 1.25;
+const MIN_ROWS_PER_SECOND = 5000;
+const MAX_REDACTION_SCALING = 300;
+/** claude-mem's hook on this machine class (issue 6): median and p95, ms. */
+const CLAUDE_MEM = { median: 800, p95: 870 };
+
+const runsArg = Deno.args.indexOf("--runs");
+const RUNS = runsArg >= 0 ? Number(Deno.args[runsArg + 1]) : 100;
+
+const lines: string[] = [];
+const failures: string[] = [];
+
+function out(line = ""): void {
+  console.log(line);
+  lines.push(line);
+}
+
+const f1 = (n: number) => n.toFixed(1);
+
+function hookGateFails(result: HookProcessResult): boolean {
+  return result.hook.p95 > HOOK_P95_BUDGET_MS &&
+    result.hook.p95 > HOOK_P95_RATIO * result.baseline.p95;
+}
+
+const daemon = await startTestDaemon();
+const project = await Deno.makeTempDir({ prefix: "cyberos-bench-project-" });
+try {
+  out(`## Hook, whole process (${RUNS} runs each, interleaved with an empty \`deno run\`)`);
+  out();
+  out(
+    "| scenario | min | median | p95 | p99 | floor median | floor p95 | median − floor | p95 ratio |",
+  );
+  out("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+  const scenarios: Array<{ name: string; event: HookEvent; payload: string }> = [
+    {
+      name: "UserPromptSubmit, 4 KB prompt with secrets",
+      event: "userpromptsubmit",
+      payload: promptPayload(project),
+    },
+    { name: "PostToolUse, 64 KB tool_input", event: "posttooluse", payload: toolPayload(project) },
+    { name: "Stop", event: "stop", payload: stopPayload(project) },
+  ];
+  const options = { socket: daemon.socket, traceDir: daemon.traceDir, cwd: project, runs: RUNS };
+  for (const scenario of scenarios) {
+    let result = await measureHookProcess(scenario, options);
+    if (hookGateFails(result)) {
+      console.error(`${scenario.name}: over the gate, measuring once more`);
+      result = await measureHookProcess(scenario, options);
+    }
+    const { hook, baseline } = result;
+    out(
+      `| ${scenario.name} | ${f1(hook.min)} | ${f1(hook.median)} | ${f1(hook.p95)} | ${
+        f1(hook.p99)
+      } | ` +
+        `${f1(baseline.median)} | ${f1(baseline.p95)} | ${f1(hook.median - baseline.median)} | ` +
+        `${(hook.p95 / baseline.p95).toFixed(2)} |`,
+    );
+    if (hookGateFails(result)) {
+      failures.push(
+        `${scenario.name}: p95 ${f1(hook.p95)} ms > ${HOOK_P95_BUDGET_MS} ms and > ` +
+          `${HOOK_P95_RATIO}× floor p95 ${f1(baseline.p95)} ms`,
+      );
+    }
+  }
+  out(
+    `| claude-mem (published, this machine class) | | ${CLAUDE_MEM.median} | ${CLAUDE_MEM.p95} | | | | | |`,
+  );
+  out();
+
+  out("## Redaction in-process");
+  out();
+  out("| input | bytes | median ms | ns/byte |");
+  out("| --- | --- | --- | --- |");
+  const redaction = measureRedaction();
+  for (const timing of redaction) {
+    out(
+      `| ${timing.name} | ${timing.bytes} | ${timing.medianMs.toFixed(3)} | ${
+        timing.nsPerByte.toFixed(1)
+      } |`,
+    );
+  }
+  const small = redaction.find((t) => t.name === "text 4 KB")!;
+  const large = redaction.find((t) => t.name === "text 1 MiB")!;
+  const scaling = large.medianMs / small.medianMs;
+  out();
+  out(
+    `1 MiB / 4 KB time: ${scaling.toFixed(0)}× (gate: ≤ ${MAX_REDACTION_SCALING}×; 256× is linear)`,
+  );
+  if (scaling > MAX_REDACTION_SCALING) {
+    failures.push(`redaction scales ${scaling.toFixed(0)}× from 4 KB to 1 MiB`);
+  }
+  out();
+
+  out("## Daemon ingest (one connection per frame, as hooks send) and verify");
+  out();
+  out("| senders | frames | rows/s committed | p99 sent → committed (ms) |");
+  out("| --- | --- | --- | --- |");
+  for (const senders of [1, 8, 32]) {
+    const result = await measureIngest(daemon, { senders, frames: 5000 });
+    out(
+      `| ${senders} | ${result.frames} | ${result.rowsPerSecond.toFixed(0)} | ${
+        f1(result.p99Ms)
+      } |`,
+    );
+    if (result.rowsPerSecond < MIN_ROWS_PER_SECOND) {
+      failures.push(
+        `ingest with ${senders} senders: ${
+          result.rowsPerSecond.toFixed(0)
+        } rows/s < ${MIN_ROWS_PER_SECOND}`,
+      );
+    }
+  }
+  const verify = measureVerify(daemon.db);
+  out();
+  out(`verify: ${verify.rows} rows at ${verify.rowsPerSecond.toFixed(0)} rows/s`);
+} finally {
+  await daemon.stop();
+  await Deno.remove(project, { recursive: true });
+}
+
+out();
+out(
+  failures.length === 0 ? "gate: pass" : `gate: FAIL\n${failures.map((f) => `- ${f}`).join("\n")}`,
+);
+await Deno.writeTextFile(new URL("./latest.md", import.meta.url), lines.join("\n") + "\n");
+Deno.exit(failures.length === 0 ? 0 : 1);
