@@ -31,6 +31,28 @@ export function claudeBin(): string {
   return path;
 }
 
+let cachedDenoDir: string | undefined;
+
+/**
+ * The Deno cache directory of this user (`$DENO_DIR`, else what `deno info` reports). Hooks run
+ * with a temporary `HOME`; handing them the real cache keeps them as warm as on a user's machine.
+ */
+export function denoDir(): string {
+  if (cachedDenoDir !== undefined) return cachedDenoDir;
+  const fromEnv = Deno.env.get("DENO_DIR");
+  if (fromEnv !== undefined && fromEnv !== "") return cachedDenoDir = fromEnv;
+  const output = new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "null",
+  }).outputSync();
+  const info = JSON.parse(new TextDecoder().decode(output.stdout)) as { denoDir?: string };
+  if (typeof info.denoDir !== "string") {
+    throw new Error("Cannot find the Deno cache: deno info --json names no denoDir");
+  }
+  return cachedDenoDir = info.denoDir;
+}
+
 /** A temporary project and home for Claude Code. */
 export interface TempProject {
   /** The temporary root that holds both; removed by `remove()`. */
@@ -162,7 +184,10 @@ export interface TurnResult {
   timedOut: boolean;
 }
 
-/** The environment Claude Code runs with: offline, no updater, nothing inherited but `PATH`. */
+/**
+ * The environment Claude Code runs with: offline, no updater, nothing inherited but `PATH` and the
+ * Deno cache.
+ */
 export function turnEnv(
   project: TempProject,
   baseUrl: string,
@@ -172,6 +197,8 @@ export function turnEnv(
     PATH: Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin",
     HOME: project.home,
     TMPDIR: Deno.env.get("TMPDIR") ?? "/tmp",
+    DENO_DIR: denoDir(),
+    DENO_NO_UPDATE_CHECK: "1",
     ANTHROPIC_API_KEY: "sk-ant-offline-test",
     ANTHROPIC_BASE_URL: baseUrl,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",

@@ -14,6 +14,7 @@ import type { StoredRow } from "../../lib/rows.ts";
 import { type LoggedRequest, startModelServer } from "./model_server.ts";
 import {
   createTempProject,
+  denoDir,
   runTurn,
   settingsWithHook,
   type TempProject,
@@ -113,7 +114,13 @@ async function runDeno(
   const output = await new Deno.Command(Deno.execPath(), {
     args,
     cwd: ROOT,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", NO_COLOR: "1", ...env },
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      NO_COLOR: "1",
+      DENO_DIR: denoDir(),
+      DENO_NO_UPDATE_CHECK: "1",
+      ...env,
+    },
     clearEnv: true,
     stdin: "null",
     stdout: "piped",
@@ -134,39 +141,6 @@ async function runDeno(
  * @throws {Error} when the installer fails
  */
 export async function installCapture(project: TempProject, daemon: TestDaemon): Promise<void> {
-  // TEMPORARY until install/main.ts lands.
-  try {
-    Deno.statSync(`${ROOT}/install/main.ts`);
-  } catch {
-    const { hookPermissionFlags } = await import("../../lib/permissions.ts");
-    const q = (s: string) => `'${s}'`;
-    const flags = hookPermissionFlags(daemon).map(q).join(" ");
-    const hooks: Record<string, unknown> = {};
-    for (
-      const [name, event] of Object.entries({
-        UserPromptSubmit: "userpromptsubmit",
-        PostToolUse: "posttooluse",
-        PostToolUseFailure: "posttoolusefailure",
-        Stop: "stop",
-      })
-    ) {
-      hooks[name] = [{
-        ...(name.startsWith("Post") ? { matcher: "*" } : {}),
-        hooks: [{
-          type: "command",
-          command: `${q(Deno.execPath())} run -q ${flags} ${q(ROOT + "/hook/main.ts")} --socket ${
-            q(daemon.socket)
-          } --trace-dir ${q(daemon.traceDir)} ${event}`,
-          timeout: 5,
-        }],
-      }];
-    }
-    await Deno.writeTextFile(
-      `${project.project}/.claude/settings.json`,
-      JSON.stringify({ hooks }, null, 2),
-    );
-    return;
-  }
   const result = await runDeno(
     ["run", "-q", "-A", `${ROOT}/install/main.ts`, "install", project.project],
     { HOME: project.home, ...daemon.env },
@@ -181,14 +155,6 @@ export function verifyStore(
   daemon: TestDaemon,
   home: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    Deno.statSync(`${ROOT}/install/main.ts`);
-  } catch {
-    return runDeno([
-      "eval",
-      `import {openStore} from "${ROOT}/lib/store.ts"; console.log(openStore(Deno.env.get("CYBEROS_MEMORY_DB"), {readOnly: true}).verify())`,
-    ], { ...daemon.env });
-  }
   return runDeno(["run", "-q", "-A", `${ROOT}/install/main.ts`, "verify"], {
     HOME: home,
     ...daemon.env,
