@@ -23,7 +23,7 @@
  * | `install` | `env`: `HOME`, `INIT_CWD`, `XDG_DATA_HOME`, `CYBEROS_MEMORY_SOCKET`, `CYBEROS_MEMORY_TRACE_DIR`, `CYBEROS_MEMORY_DB` | the user scope, the folder `deno task` started in, and the paths baked into the hook command / read by `status` |
  * | `install` | `net: unix:/tmp/cyberos-memory-capture.sock` | `status` asks whether the daemon answers on the default socket; no other network, so nothing read can leave the machine. Another socket is reported "not checked" |
  * | `reader` | `read: true` | `tail` and `verify` open the store read-only wherever `CYBEROS_MEMORY_DB` / `$XDG_DATA_HOME` / `$HOME` put it |
- * | `reader` | `env`: `HOME`, `XDG_DATA_HOME`, `CYBEROS_MEMORY_DB` | to find the store; no write, no net, no run |
+ * | `reader` | `env`: `HOME`, `XDG_DATA_HOME`, `CYBEROS_MEMORY_DB`, `CYBEROS_MEMORY_SOCKET`, `CYBEROS_MEMORY_TRACE_DIR` | to find the store (`resolvePaths` reads all five and refuses relative overrides); no write, no net, no run |
  *
  * @module
  */
