@@ -24,6 +24,7 @@ import {
   shellQuote,
 } from "../lib/hook_command.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
+import { hookPermissionFlags } from "../lib/permissions.ts";
 import type { StoredRow } from "../lib/rows.ts";
 
 const CORPUS = new URL("../../shared/claude-code/settings-corpus/", import.meta.url).pathname;
@@ -78,13 +79,15 @@ Deno.test("buildHookCommand() is absolute, shell-quoted and carries paths and fl
     traceDir: "/tmp/a b/traces",
     allowEmailDomains: ["example.com"],
   });
+  const flags = hookPermissionFlags({ socket: "/tmp/a b/s.sock", traceDir: "/tmp/a b/traces" })
+    .map((flag) => /^[A-Za-z0-9_@%+=:,./-]+$/.test(flag) ? flag : shellQuote(flag)).join(" ");
   assert.equal(
     command,
-    `'/opt/it'\\''s/deno' run -q --no-prompt '--allow-read=/tmp/a b/traces,/tmp/a b/s.sock' ` +
-      `'--allow-write=/tmp/a b/traces,/tmp/a b/s.sock' '--allow-net=unix:/tmp/a b/s.sock' ` +
-      `--allow-sys=uid ${shellQuote(DEFAULT_HOOK_SCRIPT)} --socket '/tmp/a b/s.sock' ` +
-      `--trace-dir '/tmp/a b/traces' --allow-email-domain 'example.com' posttooluse`,
+    `'/opt/it'\\''s/deno' run -q ${flags} ${shellQuote(DEFAULT_HOOK_SCRIPT)} ` +
+      `--socket '/tmp/a b/s.sock' --trace-dir '/tmp/a b/traces' ` +
+      `--allow-email-domain 'example.com' posttooluse`,
   );
+  assert.ok(command.includes(` '--allow-read=/tmp/a b/traces,/tmp/a b/s.sock' `));
   assert.deepEqual(parseHookCommand(command), {
     denoPath: "/opt/it's/deno",
     scriptPath: DEFAULT_HOOK_SCRIPT,
