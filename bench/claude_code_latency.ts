@@ -12,7 +12,7 @@
  * @module
  */
 
-import { startTestDaemon, type TestDaemon } from "../tests/_daemon.ts";
+import { startTestDaemon, type TestDaemon, waitForRows } from "../tests/_daemon.ts";
 import { scriptBlock } from "../tests/claude/model_server.ts";
 import { startModelServer } from "../tests/claude/model_server.ts";
 import { type OtlpLogRecord, startOtlpLogsReceiver } from "../tests/claude/otlp_logs_receiver.ts";
@@ -169,6 +169,8 @@ async function main(): Promise<void> {
         console.error(`turn ${turn} ${setup}: ${Math.round(result.wallMs)} ms`);
       }
     }
+    // Our hooks really captured: one row per hook run.
+    await waitForRows(daemon.db, 6 * turns, { timeoutMs: 15_000 });
     console.log(table(timings, turnMs, turns));
   } finally {
     await server.stop();
