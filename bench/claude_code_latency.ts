@@ -6,8 +6,8 @@
  * Turns alternate between a project where `install` put our hooks (with a live daemon) and one whose
  * hooks are a bare `cat > /dev/null`, so both see the same machine noise.
  *
- * Run: `deno run -A bench/claude_code_latency.ts [--turns N]` (needs
- * `bash tests/claude/install_cli.sh`). Prints a markdown table on stdout, progress on stderr.
+ * Run: `deno run -A bench/claude_code_latency.ts [--turns N]` (installs the pinned CLI with
+ * `tests/claude/install_cli.sh` when missing). Prints a markdown table on stdout, progress on stderr.
  *
  * @module
  */
@@ -19,6 +19,7 @@ import { type OtlpLogRecord, startOtlpLogsReceiver } from "../tests/claude/otlp_
 import {
   CLAUDE_CODE_VERSION,
   createTempProject,
+  ensureClaudeCli,
   runTurn,
   settingsWithHook,
   type TempProject,
@@ -124,6 +125,7 @@ function table(timings: HookTiming[], turnMs: Record<Setup, number[]>, turns: nu
 
 async function main(): Promise<void> {
   const turns = parseTurns(Deno.args);
+  await ensureClaudeCli();
   const server = await startModelServer();
   const otlp = await startOtlpLogsReceiver();
   let daemon: TestDaemon | undefined;

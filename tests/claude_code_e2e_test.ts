@@ -5,8 +5,8 @@
  * payloads Claude Code really sent (a recorder hook keeps them), plus: one trace id per session,
  * secrets absent from the store's bytes, `verify` passing, and Claude Code's answer unchanged.
  *
- * Needs the CLI: `bash tests/claude/install_cli.sh` (CI runs it). Missing, these tests fail, never
- * skip.
+ * Needs the CLI: the first scenario runs `tests/claude/install_cli.sh` (a no-op once installed; CI
+ * runs it beforehand). If it cannot be installed these tests fail, never skip.
  *
  * @module
  */
@@ -17,7 +17,7 @@ import { ROW_KINDS } from "../lib/kinds.ts";
 import { PAYLOAD_FIELDS, type StoredRow } from "../lib/rows.ts";
 import { redactText, redactValue } from "../lib/redact/mod.ts";
 import { scriptBlock, type ScriptStep } from "./claude/model_server.ts";
-import { claudeBin, MCP_SERVER_NAME } from "./claude/run_turn.ts";
+import { ensureClaudeCli, MCP_SERVER_NAME } from "./claude/run_turn.ts";
 import { runScenario, type ScenarioOptions, type ScenarioResult } from "./claude/scenario.ts";
 
 const MCP_TOOL = `mcp__${MCP_SERVER_NAME}__echo`;
@@ -45,9 +45,9 @@ function prompt(text: string, steps: ScriptStep[]): string {
   return `${text}\n${scriptBlock(steps)}`;
 }
 
-/** Runs a scenario, failing early with a clear line when the CLI is missing. */
-function scenario(options: ScenarioOptions): Promise<ScenarioResult> {
-  claudeBin();
+/** Runs a scenario once the pinned CLI is there (installing it on a clean clone). */
+async function scenario(options: ScenarioOptions): Promise<ScenarioResult> {
+  await ensureClaudeCli();
   return runScenario(options);
 }
 

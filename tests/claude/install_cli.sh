@@ -19,7 +19,7 @@ if [ "$(installed_version)" != "$VERSION" ] || ! "$BIN" --version >/dev/null 2>&
   echo "install_cli: installing @anthropic-ai/claude-code@$VERSION into $PREFIX" >&2
   mkdir -p "$PREFIX"
   [ -f "$PREFIX/package.json" ] || echo '{"private":true}' >"$PREFIX/package.json"
-  npm install --prefix "$PREFIX" --no-audit --no-fund --loglevel=error \
+  npm install --prefix "$PREFIX" --prefer-offline --no-audit --no-fund --loglevel=error \
     "@anthropic-ai/claude-code@$VERSION" >&2
   "$BIN" --version >&2
 else

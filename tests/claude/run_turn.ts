@@ -53,6 +53,36 @@ export function denoDir(): string {
   return cachedDenoDir = info.denoDir;
 }
 
+let installing: Promise<string> | undefined;
+
+/**
+ * Makes sure the pinned CLI is installed (running `install_cli.sh`, a no-op when it is there; up to
+ * 10 minutes for a first download) and returns its path. `$CLAUDE_CODE_BIN` skips the script.
+ *
+ * @throws {Error} when the script fails
+ */
+export function ensureClaudeCli(): Promise<string> {
+  if (Deno.env.get("CLAUDE_CODE_BIN") !== undefined) return Promise.resolve(claudeBin());
+  installing ??= (async () => {
+    const output = await new Deno.Command("bash", {
+      args: [`${REPO_ROOT}/tests/claude/install_cli.sh`],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(600_000),
+    }).output();
+    if (!output.success) {
+      throw new Error(
+        `Cannot install the Claude Code CLI: install_cli.sh exited ${output.code}: ${
+          new TextDecoder().decode(output.stderr)
+        }`,
+      );
+    }
+    return claudeBin();
+  })();
+  return installing;
+}
+
 /** A temporary project and home for Claude Code. */
 export interface TempProject {
   /** The temporary root that holds both; removed by `remove()`. */
