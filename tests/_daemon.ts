@@ -90,10 +90,12 @@ export async function startTestDaemon(options: StartTestDaemonOptions = {}): Pro
     const deadline = Date.now() + 20_000;
     let seen = "";
     while (!seen.includes("listening on")) {
-      const timeout = new Promise<null>((resolve) =>
-        setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()))
-      );
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
+      });
       const chunk = await Promise.race([stdout.read(), timeout]);
+      clearTimeout(timer);
       if (chunk === null || chunk.done) {
         throw new Error(`daemon did not start: ${seen}${stderrText}`);
       }
