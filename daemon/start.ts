@@ -11,6 +11,7 @@
 
 import { resolvePaths } from "../lib/paths.ts";
 import { DAEMON_ENV_VARS, daemonPermissionFlags } from "../lib/permissions.ts";
+import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 
 const DAEMON_SCRIPT = new URL("./main.ts", import.meta.url).pathname;
 
@@ -40,43 +41,27 @@ async function main(): Promise<number> {
     console.error(`cyberos-memory start: ${(error as Error).message}`);
     return 1;
   }
-  const childEnv: Record<string, string> = {};
-  for (const name of DAEMON_ENV_VARS) {
-    const value = env(name);
-    if (value !== undefined && name !== "OTEL_DENO") childEnv[name] = value;
-  }
+  const childEnv = pickEnv([
+    ...RUNTIME_ENV_VARS,
+    ...DAEMON_ENV_VARS.filter((name) => name !== "OTEL_DENO"),
+  ]);
   if (otlpHost) {
     childEnv.OTEL_DENO = "true";
     childEnv.OTEL_SERVICE_NAME ??= "cyberos-memory-capture";
   }
-  const child = new Deno.Command("deno", {
-    args: [
-      "run",
-      "-q",
-      ...daemonPermissionFlags({ ...paths, ...(otlpHost ? { otlpHost } : {}) }),
-      DAEMON_SCRIPT,
-      "--socket",
-      paths.socket,
-      "--db",
-      paths.db,
-      "--trace-dir",
-      paths.traceDir,
-      ...Deno.args,
-    ],
-    clearEnv: true,
-    env: childEnv,
-    stdin: "null",
-  }).spawn();
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    Deno.addSignalListener(signal, () => {
-      try {
-        child.kill(signal);
-      } catch {
-        // Exited already.
-      }
-    });
-  }
-  return (await child.status).code;
+  return await runDeno([
+    "run",
+    "-q",
+    ...daemonPermissionFlags({ ...paths, ...(otlpHost ? { otlpHost } : {}) }),
+    DAEMON_SCRIPT,
+    "--socket",
+    paths.socket,
+    "--db",
+    paths.db,
+    "--trace-dir",
+    paths.traceDir,
+    ...Deno.args,
+  ], { env: childEnv, stdin: "null" });
 }
 
 if (import.meta.main) Deno.exit(await main());

@@ -73,3 +73,37 @@ export function daemonPermissionFlags(paths: DaemonPermissionPaths): string[] {
     "--allow-sys=uid",
   ];
 }
+
+/** The environment variables `install` and `uninstall` read. */
+export const INSTALL_ENV_VARS = [
+  "HOME",
+  "INIT_CWD",
+  "XDG_DATA_HOME",
+  "CYBEROS_MEMORY_SOCKET",
+  "CYBEROS_MEMORY_TRACE_DIR",
+  "CYBEROS_MEMORY_DB",
+] as const;
+
+/** What `install` or `uninstall` edits. */
+export interface InstallPermissionPaths {
+  /** The project folder (checked to exist), when one was named. */
+  project?: string;
+  /** The scope's `.claude` folder: the only place written. */
+  claudeDir: string;
+}
+
+/**
+ * The flags of `install` and `uninstall`: read the project folder and the
+ * scope's `.claude` folder, write only that `.claude` folder, read only the
+ * environment variables that name paths. No network, no run.
+ */
+export function installPermissionFlags(paths: InstallPermissionPaths): string[] {
+  const { project, claudeDir } = paths;
+  const read = project === undefined ? [claudeDir] : [project, claudeDir];
+  return [
+    "--no-prompt",
+    `--allow-read=${read.join(",")}`,
+    `--allow-write=${claudeDir}`,
+    `--allow-env=${INSTALL_ENV_VARS.join(",")}`,
+  ];
+}

@@ -1,6 +1,7 @@
 /**
- * The installer as users run it: `deno run -q -P=install install/main.ts …`
- * (the `install` permission set of deno.json, exactly as the tasks run it)
+ * The installer as users run it: each sub-command with the entry script and
+ * permission set its `deno.json` task uses (`install/start.ts` under `installer`
+ * for install and uninstall, which then narrows writes to the scope's `.claude`)
  * against temporary projects and a temporary HOME; and end to end with a real
  * daemon, the installed commands run the way Claude Code runs them.
  *
@@ -20,22 +21,19 @@ interface Run {
   stderr: string;
 }
 
-/** Runs a sub-command with the permission set its task uses, in a clean environment. */
+/** Runs a sub-command exactly as its task does (entry script and permission set), in a clean environment. */
 async function cli(
   args: string[],
-  options: { env?: Record<string, string>; set?: "install" | "reader"; extraFlags?: string[] },
+  options: { env?: Record<string, string>; extraFlags?: string[] },
 ): Promise<Run> {
-  const set = options.set ?? (args[0] === "tail" || args[0] === "verify" ? "reader" : "install");
+  const [command] = args;
+  const [set, script] = command === "install" || command === "uninstall"
+    ? ["installer", "install/start.ts"]
+    : command === "status"
+    ? ["status", "install/main.ts"]
+    : ["reader", "install/main.ts"];
   const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-q",
-      "--no-prompt",
-      `-P=${set}`,
-      ...(options.extraFlags ?? []),
-      "install/main.ts",
-      ...args,
-    ],
+    args: ["run", "-q", "--no-prompt", `-P=${set}`, ...(options.extraFlags ?? []), script, ...args],
     cwd: ROOT,
     clearEnv: true,
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR, NO_COLOR: "1", ...options.env },

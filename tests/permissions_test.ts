@@ -7,7 +7,11 @@
 
 import assert from "node:assert/strict";
 import { DEFAULT_SOCKET_PATH, DEFAULT_TRACE_DIR } from "../lib/paths.ts";
-import { daemonPermissionFlags, hookPermissionFlags } from "../lib/permissions.ts";
+import {
+  daemonPermissionFlags,
+  hookPermissionFlags,
+  installPermissionFlags,
+} from "../lib/permissions.ts";
 import { fixture, ROOT, runHook } from "./_daemon.ts";
 
 const PROBE = `${ROOT}/tests/_permission_probe.ts`;
@@ -130,6 +134,34 @@ Deno.test("daemonPermissionFlags() allow the store, trace dir and socket and ref
     }
   } finally {
     tcp.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("installPermissionFlags() write only the scope's .claude folder", async (t) => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  const project = `${dir}/project`;
+  await Deno.mkdir(`${project}/.claude`, { recursive: true });
+  await Deno.writeTextFile(`${project}/package.json`, "{}");
+  const flags = installPermissionFlags({ project, claudeDir: `${project}/.claude` });
+  const cases: Array<[string, string, string]> = [
+    ["write", `${project}/.claude/settings.json`, "granted"],
+    ["read", `${project}/package.json`, "granted"],
+    ["write", `${project}/package.json`, "refused"],
+    ["write", `${project}/.claude-other`, "refused"],
+    ["read", "/etc/hostname", "refused"],
+    ["env", "ANTHROPIC_API_KEY", "refused"],
+    ["env", "CYBEROS_MEMORY_SOCKET", "granted"],
+    ["run", "true", "refused"],
+    ["unix", "/tmp/cyberos-memory-capture.sock", "refused"],
+  ];
+  try {
+    for (const [operation, target, expected] of cases) {
+      await t.step(`${operation} ${target.replace(dir, "<tmp>")} → ${expected}`, async () => {
+        assert.equal(await probe(flags, operation, target), expected);
+      });
+    }
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
