@@ -80,7 +80,14 @@ const COMMON_KEYS = [
 
 const EVENT_KEYS: Record<ClaudeHookEvent, string[]> = {
   UserPromptSubmit: ["prompt"],
-  PostToolUse: ["tool_name", "tool_input", "tool_response", "tool_use_id", "duration_ms"],
+  PostToolUse: [
+    "tool_name",
+    "tool_input",
+    "tool_response",
+    "tool_use_id",
+    "duration_ms",
+    "mcp_server",
+  ],
   PostToolUseFailure: [
     "tool_name",
     "tool_input",
@@ -88,6 +95,7 @@ const EVENT_KEYS: Record<ClaudeHookEvent, string[]> = {
     "error",
     "is_interrupt",
     "duration_ms",
+    "mcp_server",
   ],
   Stop: ["stop_hook_active", "last_assistant_message", "background_tasks", "session_crons"],
 };
