@@ -44,6 +44,8 @@ export interface IngestOptions {
    * @default {1000}
    */
   maxBatch?: number;
+  /** Called when a commit fails: the store is unusable, so the daemon shuts down. */
+  onFatal?: (reason: string) => void;
 }
 
 /** Queues frames and commits them in batches. */
@@ -53,18 +55,20 @@ export class Ingest {
   readonly #telemetry: Telemetry;
   readonly #batchDelayMs: number;
   readonly #maxBatch: number;
+  readonly #onFatal: (reason: string) => void;
   #queue: QueuedFrame[] = [];
   #queuedIds = new Set<string>();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   /** Makes the writer for an open store. */
   constructor(store: Store, options: IngestOptions) {
-    const { spoolDir, telemetry, batchDelayMs = 2, maxBatch = 1000 } = options;
+    const { spoolDir, telemetry, batchDelayMs = 2, maxBatch = 1000, onFatal = () => {} } = options;
     this.#store = store;
     this.#spoolDir = spoolDir;
     this.#telemetry = telemetry;
     this.#batchDelayMs = batchDelayMs;
     this.#maxBatch = maxBatch;
+    this.#onFatal = onFatal;
   }
 
   /** Frames queued and not yet committed. */
@@ -110,7 +114,8 @@ export class Ingest {
       try {
         this.flush();
       } catch (error) {
-        log("ERROR", `commit failed: ${(error as Error).message}`);
+        log("ERROR", `commit failed: ${(error as Error).message}; the spool keeps those frames`);
+        this.#onFatal(`the store failed: ${(error as Error).message}`);
       }
     }, delayMs);
   }

@@ -140,7 +140,11 @@ async function main(): Promise<void> {
   }
   const telemetry = await loadTelemetry();
   const spool = spoolDir(args.traceDir);
-  const ingest = new Ingest(store, { spoolDir: spool, telemetry });
+  const ingest = new Ingest(store, {
+    spoolDir: spool,
+    telemetry,
+    onFatal: (reason) => void shutdown(reason),
+  });
   const listener = Deno.listen({ transport: "unix", path: args.socket });
   Deno.chmodSync(args.socket, 0o600);
   const socketIno = Deno.lstatSync(args.socket).ino;
