@@ -3,12 +3,17 @@
  * prompt, assistant message, tool error line and string inside tool arguments
  * passes through here before anything is hashed or sent.
  *
- * The engine and rules behind this interface are replaced by the full engine
- * (issue 3); callers depend only on {@linkcode redactText} and
- * {@linkcode redactValue}.
+ * The engine (`_engine.ts`) runs the rules of `rules/` in fixed steps:
+ * keyword gate, pattern, validators, allowlists, overlap resolution (most
+ * specific wins), one replacement pass. `<private>…</private>` spans go
+ * first and whole. Callers depend only on {@linkcode redactText},
+ * {@linkcode redactValue} and {@linkcode explainText}.
  *
  * @module
  */
+
+import { applyFindings, scanText } from "./_engine.ts";
+import { RULES } from "./rules/mod.ts";
 
 /** Options for {@linkcode redactText} and {@linkcode redactValue}. */
 export interface RedactOptions {
@@ -31,34 +36,6 @@ export interface RedactionResult {
   counts: Record<string, number>;
 }
 
-interface SimpleRule {
-  id: string;
-  placeholder: string;
-  pattern: RegExp;
-}
-
-const RULES: SimpleRule[] = [
-  { id: "aws-access-key-id", placeholder: "<AWS_KEY>", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
-  {
-    id: "anthropic-key",
-    placeholder: "<ANTHROPIC_KEY>",
-    pattern: /\bsk-ant-[a-z0-9]+-[A-Za-z0-9_-]{20,}/g,
-  },
-  { id: "openai-key", placeholder: "<OPENAI_KEY>", pattern: /\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}/g },
-  { id: "github-token", placeholder: "<GITHUB_TOKEN>", pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/g },
-  {
-    id: "jwt",
-    placeholder: "<JWT>",
-    pattern: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}/g,
-  },
-  { id: "bearer", placeholder: "<TOKEN>", pattern: /(?<=\bBearer )[A-Za-z0-9._~+/-]{16,}=*/g },
-  {
-    id: "email",
-    placeholder: "<EMAIL>",
-    pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g,
-  },
-];
-
 /**
  * Redacts one text.
  *
@@ -68,19 +45,51 @@ const RULES: SimpleRule[] = [
  * ```
  */
 export function redactText(text: string, options: RedactOptions = {}): RedactionResult {
-  const allowed = options.allowEmailDomains ?? [];
+  const { findings } = scanText(text, RULES, options);
   const counts: Record<string, number> = {};
-  let matchCount = 0;
-  let out = text;
-  for (const rule of RULES) {
-    out = out.replace(rule.pattern, (match) => {
-      if (rule.id === "email" && isAllowedEmail(match, allowed)) return match;
-      counts[rule.id] = (counts[rule.id] ?? 0) + 1;
-      matchCount++;
-      return rule.placeholder;
-    });
-  }
-  return { text: out, matchCount, counts };
+  for (const f of findings) counts[f.ruleId] = (counts[f.ruleId] ?? 0) + 1;
+  return { text: applyFindings(text, findings), matchCount: findings.length, counts };
+}
+
+/** One replaced span, for reviewers. */
+export interface ExplainedMatch {
+  /** The rule that matched. */
+  ruleId: string;
+  /** Its placeholder. */
+  placeholder: string;
+  /** Offset in the original text. */
+  start: number;
+  /** Offset just past the span. */
+  end: number;
+}
+
+/** One candidate that was kept, and why. */
+export interface ExplainedRejection {
+  /** The rule that proposed it. */
+  ruleId: string;
+  /** Offset in the original text. */
+  start: number;
+  /** Offset just past the span. */
+  end: number;
+  /** Why it was not replaced ("entropy 2.10 ≤ 3.5", "overlaps jwt …"). */
+  reason: string;
+}
+
+/** What {@linkcode explainText} returns. */
+export interface Explanation {
+  /** Replaced spans, in text order. */
+  matches: ExplainedMatch[];
+  /** Rejected candidates with their reasons. */
+  rejected: ExplainedRejection[];
+}
+
+/**
+ * Says what {@linkcode redactText} would replace and which candidates it
+ * rejected, with reasons (for `redact --explain`).
+ */
+export function explainText(text: string, options: RedactOptions = {}): Explanation {
+  const { findings, rejections } = scanText(text, RULES, { ...options, explain: true });
+  return { matches: findings, rejected: rejections };
 }
 
 /** What {@linkcode redactValue} returns: the redacted copy and the summed counts. */
@@ -128,12 +137,4 @@ export function redactValue(value: unknown, options: RedactOptions = {}): ValueR
     }
   }
   return { value: root, matchCount, counts };
-}
-
-function isAllowedEmail(address: string, allowedDomains: readonly string[]): boolean {
-  const domain = address.slice(address.lastIndexOf("@") + 1).toLowerCase();
-  return allowedDomains.some((allowed) => {
-    const wanted = allowed.toLowerCase();
-    return domain === wanted || domain.endsWith(`.${wanted}`);
-  });
 }

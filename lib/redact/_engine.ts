@@ -1,0 +1,258 @@
+/**
+ * The redaction engine. It runs fixed steps and can say why:
+ *
+ * 1. one lowercase pass over the text, then each rule's keywords are looked
+ *    up in it, so only the rules whose keywords occur run at all;
+ * 2. each remaining rule's pattern yields candidate spans (the `secret` named
+ *    group when the rule has one, else the whole match);
+ * 3. validators and then allowlists may reject a candidate, with a reason;
+ * 4. overlaps are resolved: higher priority (more specific) wins, then the
+ *    longer span, then the earlier one;
+ * 5. every surviving span is replaced by its rule's placeholder in one pass,
+ *    so no rule ever sees another's placeholder.
+ *
+ * Patterns are written for V8's backtracking engine to stay linear: every
+ * unbounded run is anchored by a lookbehind that stops a new attempt inside
+ * the same run, and a rejected candidate is never retried from a later
+ * offset inside it.
+ *
+ * @module
+ */
+
+/** What a validator sees of one candidate. */
+export interface Candidate {
+  /** The whole text being redacted. */
+  text: string;
+  /** The span that would be replaced. */
+  secret: string;
+  /** Offset of the secret in `text`. */
+  start: number;
+  /** Offset just past the secret. */
+  end: number;
+  /** The whole regular-expression match (may be wider than the secret). */
+  match: string;
+  /** Offset of the whole match in `text`. */
+  matchStart: number;
+  /** Named groups of the match. */
+  groups: Readonly<Record<string, string | undefined>>;
+  /** The caller's options. */
+  options: EngineOptions;
+}
+
+/** A check on a candidate: the reason to reject it, or `undefined` to keep it. */
+export type Validator = (candidate: Candidate) => string | undefined;
+
+/** One redaction rule, as data. */
+export interface Rule {
+  /** Stable id, used in counts and metrics. */
+  id: string;
+  /** What the rule finds, for reviewers. */
+  description: string;
+  /** The replacement, naming the type (e.g. `<AWS_KEY>`). */
+  placeholder: string;
+  /**
+   * Lowercase strings of which at least one must occur in the text for the
+   * rule to run; empty means the rule always runs.
+   */
+  keywords: readonly string[];
+  /** The pattern; must carry the `g` and `d` flags. */
+  pattern: RegExp;
+  /** Name of the group holding the secret; the whole match when omitted. */
+  secretGroup?: string;
+  /** Specificity: on overlap the higher priority wins. */
+  priority: number;
+  /** Checks run in order; the first reason given rejects the candidate. */
+  validators: readonly Validator[];
+  /** Secrets matching any of these are kept (documented examples, templates). */
+  allowlist: readonly RegExp[];
+  /** Synthetic strings the rule must redact. */
+  truePositives: readonly string[];
+  /** Synthetic strings that must come back unchanged. */
+  falsePositives: readonly string[];
+}
+
+/** Options the engine passes through to validators. */
+export interface EngineOptions {
+  /** E-mail domains whose addresses are kept. */
+  allowEmailDomains?: readonly string[];
+}
+
+/** A span that will be replaced. */
+export interface Finding {
+  /** The rule that found it. */
+  ruleId: string;
+  /** Its replacement. */
+  placeholder: string;
+  /** Offset in the original text. */
+  start: number;
+  /** Offset just past the span. */
+  end: number;
+}
+
+/** A candidate that was not replaced, and why. */
+export interface Rejection {
+  /** The rule that proposed it. */
+  ruleId: string;
+  /** Offset in the original text. */
+  start: number;
+  /** Offset just past the span. */
+  end: number;
+  /** Why it was rejected (validator, allowlist or overlap). */
+  reason: string;
+}
+
+/** What one scan found. */
+export interface ScanResult {
+  /** Accepted spans, sorted by offset, never overlapping. */
+  findings: Finding[];
+  /** Rejected candidates (filled only when asked for). */
+  rejections: Rejection[];
+}
+
+/** Options for {@linkcode scanText}. */
+export interface ScanOptions extends EngineOptions {
+  /**
+   * Collect rejected candidates with their reasons (for `--explain`).
+   *
+   * @default {false}
+   */
+  explain?: boolean;
+}
+
+interface Ranked extends Finding {
+  priority: number;
+}
+
+/**
+ * Finds every span the rules would replace, resolving overlaps so that the
+ * most specific rule wins.
+ */
+export function scanText(
+  text: string,
+  rules: readonly Rule[],
+  options: ScanOptions = {},
+): ScanResult {
+  const { explain = false, ...engineOptions } = options;
+  const rejections: Rejection[] = [];
+  const candidates: Ranked[] = [];
+  const lower = text.toLowerCase();
+  for (const rule of rules) {
+    if (rule.keywords.length > 0 && !rule.keywords.some((k) => lower.includes(k))) continue;
+    collect(text, rule, engineOptions, candidates, explain ? rejections : undefined);
+  }
+  const findings = resolveOverlaps(text.length, candidates, explain ? rejections : undefined);
+  return { findings, rejections };
+}
+
+function collect(
+  text: string,
+  rule: Rule,
+  options: EngineOptions,
+  out: Ranked[],
+  rejections: Rejection[] | undefined,
+): void {
+  const pattern = rule.pattern;
+  pattern.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = pattern.exec(text)) !== null) {
+    if (m[0].length === 0) {
+      pattern.lastIndex++;
+      continue;
+    }
+    let start = m.index;
+    let end = m.index + m[0].length;
+    let secret = m[0];
+    if (rule.secretGroup !== undefined) {
+      const span = m.indices?.groups?.[rule.secretGroup];
+      if (span === undefined) continue;
+      [start, end] = span;
+      secret = text.slice(start, end);
+      if (secret.length === 0) continue;
+    }
+    const candidate: Candidate = {
+      text,
+      secret,
+      start,
+      end,
+      match: m[0],
+      matchStart: m.index,
+      groups: m.groups ?? {},
+      options,
+    };
+    const reason = rejectionReason(rule, candidate);
+    if (reason === undefined) {
+      out.push({
+        ruleId: rule.id,
+        placeholder: rule.placeholder,
+        start,
+        end,
+        priority: rule.priority,
+      });
+    } else {
+      rejections?.push({ ruleId: rule.id, start, end, reason });
+    }
+  }
+}
+
+function rejectionReason(rule: Rule, candidate: Candidate): string | undefined {
+  for (const validate of rule.validators) {
+    const reason = validate(candidate);
+    if (reason !== undefined) return reason;
+  }
+  for (const allowed of rule.allowlist) {
+    if (allowed.test(candidate.secret)) return `allowlisted by ${allowed}`;
+  }
+  return undefined;
+}
+
+function resolveOverlaps(
+  length: number,
+  candidates: Ranked[],
+  rejections: Rejection[] | undefined,
+): Finding[] {
+  if (candidates.length <= 1) return candidates.map(toFinding);
+  candidates.sort((a, b) =>
+    b.priority - a.priority || (b.end - b.start) - (a.end - a.start) || a.start - b.start
+  );
+  const taken = new Uint8Array(length);
+  const accepted: Ranked[] = [];
+  for (const c of candidates) {
+    let free = true;
+    for (let i = c.start; i < c.end; i++) {
+      if (taken[i] === 1) {
+        free = false;
+        break;
+      }
+    }
+    if (!free) {
+      const winner = accepted.find((a) => a.start < c.end && c.start < a.end);
+      rejections?.push({
+        ruleId: c.ruleId,
+        start: c.start,
+        end: c.end,
+        reason: `overlaps ${winner?.ruleId ?? "another match"} (more specific)`,
+      });
+      continue;
+    }
+    taken.fill(1, c.start, c.end);
+    accepted.push(c);
+  }
+  return accepted.sort((a, b) => a.start - b.start).map(toFinding);
+}
+
+function toFinding(c: Ranked): Finding {
+  return { ruleId: c.ruleId, placeholder: c.placeholder, start: c.start, end: c.end };
+}
+
+/** Replaces each finding (sorted, disjoint) by its placeholder, in one pass. */
+export function applyFindings(text: string, findings: readonly Finding[]): string {
+  if (findings.length === 0) return text;
+  const parts: string[] = [];
+  let at = 0;
+  for (const f of findings) {
+    parts.push(text.slice(at, f.start), f.placeholder);
+    at = f.end;
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
+}

@@ -1,0 +1,198 @@
+/**
+ * Format checks the rules share: Shannon entropy for generic keys, Luhn for
+ * card numbers, ISO 13616 mod-97 for IBANs, the structure of a Vietnamese
+ * citizen id (CCCD), and the placeholder test that keeps templates such as
+ * `sk-xxxx…` or `<your-api-key>` untouched. Pure functions, no allocation
+ * beyond small locals.
+ *
+ * @module
+ */
+
+/**
+ * Shannon entropy of a string in bits per character.
+ *
+ * @example
+ * ```ts
+ * shannonEntropy("aaaa"); // 0
+ * ```
+ */
+export function shannonEntropy(value: string): number {
+  if (value.length === 0) return 0;
+  const counts = new Map<number, number>();
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    counts.set(code, (counts.get(code) ?? 0) + 1);
+  }
+  let bits = 0;
+  for (const n of counts.values()) {
+    const p = n / value.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/** True when the digits of `value` (separators ignored) pass the Luhn check. */
+export function luhnValid(value: string): boolean {
+  let sum = 0;
+  let double = false;
+  let digits = 0;
+  for (let i = value.length - 1; i >= 0; i--) {
+    const code = value.charCodeAt(i);
+    if (code < 48 || code > 57) continue;
+    let d = code - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+    digits++;
+  }
+  return digits > 0 && sum % 10 === 0;
+}
+
+/**
+ * IBAN lengths per country (ISO 13616 registry), packed as `CCnn` pairs so
+ * nothing is built at import beyond one short string.
+ */
+const IBAN_LENGTHS =
+  "AD24AE23AL28AT20AZ28BA20BE16BG22BH22BR29BY28CH21CR22CY28CZ24DE22DK18DO28EE20EG29ES24FI18FO18" +
+  "FR27GB22GE22GI23GL18GR27GT28HR21HU28IE22IL23IQ23IS26IT27JO30KW30KZ20LB28LC32LI21LT20LU20LV21" +
+  "MC27MD24ME22MK19MR27MT31MU30NL18NO15PK24PL28PS29PT25QA29RO24RS22SA24SC31SE24SI19SK24SM27ST25" +
+  "SV28TL23TN24TR26UA29VA22VG24XK20";
+
+/** The registered IBAN length for a two-letter country code, or 0 when unknown. */
+export function ibanLength(country: string): number {
+  for (let i = 0; i < IBAN_LENGTHS.length; i += 4) {
+    if (IBAN_LENGTHS.slice(i, i + 2) === country) return Number(IBAN_LENGTHS.slice(i + 2, i + 4));
+  }
+  return 0;
+}
+
+/**
+ * True when `value` (spaces ignored) has its country's registered length and
+ * passes the ISO 7064 mod-97 check.
+ */
+export function mod97Valid(value: string): boolean {
+  const iban = value.replace(/ /g, "").toUpperCase();
+  if (iban.length < 5 || ibanLength(iban.slice(0, 2)) !== iban.length) return false;
+  const rotated = iban.slice(4) + iban.slice(0, 4);
+  let remainder = 0;
+  for (let i = 0; i < rotated.length; i++) {
+    const code = rotated.charCodeAt(i);
+    if (code >= 48 && code <= 57) remainder = (remainder * 10 + (code - 48)) % 97;
+    else if (code >= 65 && code <= 90) remainder = (remainder * 100 + (code - 55)) % 97;
+    else return false;
+  }
+  return remainder === 1;
+}
+
+/** Province and city codes that open a CCCD (Circular 07/2016/TT-BCA). */
+const CCCD_PROVINCES = new Set(
+  ("001 002 004 006 008 010 011 012 014 015 017 019 020 022 024 025 026 027 030 031 033 034 035 " +
+    "036 037 038 040 042 044 045 046 048 049 051 052 054 056 058 060 062 064 066 067 068 070 072 " +
+    "074 075 077 079 080 082 083 084 086 087 089 091 092 093 094 095 096").split(" "),
+);
+
+/**
+ * Why a 12-digit string cannot be a CCCD, or `undefined` when its structure
+ * is valid: a known province code, a century-and-sex digit for 1900–2099, and
+ * a birth year that is not in the future.
+ */
+export function cccdProblem(
+  digits: string,
+  options: { currentYear?: number } = {},
+): string | undefined {
+  const { currentYear = 2026 } = options;
+  if (!/^\d{12}$/.test(digits)) return "not 12 digits";
+  if (!CCCD_PROVINCES.has(digits.slice(0, 3))) return `province code ${digits.slice(0, 3)} unknown`;
+  const century = Number(digits[3]);
+  if (century > 3) return `century digit ${century} outside 1900–2099`;
+  const year = (century < 2 ? 1900 : 2000) + Number(digits.slice(4, 6));
+  if (year > currentYear) return `birth year ${year} in the future`;
+  return undefined;
+}
+
+const PLACEHOLDER_WORDS =
+  /^(?:x+|\*+|\.+|#+|-+|_+|0+|null|none|nil|undefined|true|false|changeme|change_me|password|passwd|secret|token|example|sample|dummy|test|redacted|hidden|masked|placeholder|todo|tbd)$/i;
+
+/**
+ * Why `value` reads as a placeholder, template or masked value rather than a
+ * real secret, or `undefined` when it does not.
+ */
+export function placeholderProblem(value: string): string | undefined {
+  if (value.length === 0) return "empty";
+  if (/[<>{}]|\$\(|\$\{|%\(|%s\b|\{\{/.test(value)) return "template syntax";
+  if (value.startsWith("$")) return "variable reference";
+  if (PLACEHOLDER_WORDS.test(value)) return `placeholder word ${value}`;
+  if (/x{4,}|X{4,}|\*{3,}|•{3,}|\.{3}|…/.test(value)) return "masked or elided";
+  if (/(?:^|[_-])(?:your|my|insert|replace|enter|fake|dummy)[_-]/i.test(value)) {
+    return "template words";
+  }
+  if (/^your|^<|example/i.test(value)) return "template words";
+  if (/(.)\1{7,}/.test(value)) return "one character repeated";
+  return undefined;
+}
+
+/** Character classes present in `value` (lowercase, uppercase, digit, other). */
+export function charClasses(value: string): number {
+  let lower = 0, upper = 0, digit = 0, other = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 97 && c <= 122) lower = 1;
+    else if (c >= 65 && c <= 90) upper = 1;
+    else if (c >= 48 && c <= 57) digit = 1;
+    else other = 1;
+  }
+  return lower + upper + digit + other;
+}
+
+/** The reason to reject a candidate, or `undefined` to keep it (see `_engine.ts`). */
+type Check = (candidate: { secret: string; text: string; end: number }) => string | undefined;
+
+/** Rejects placeholders, templates and masked values. */
+export const notPlaceholder: Check = (c) => placeholderProblem(c.secret);
+
+/** Rejects secrets whose Shannon entropy is at or below `bits` per character. */
+export function minEntropy(bits: number): Check {
+  return (c) => {
+    const h = shannonEntropy(c.secret);
+    return h <= bits ? `entropy ${h.toFixed(2)} ≤ ${bits}` : undefined;
+  };
+}
+
+/** Rejects secrets without at least one digit and one letter. */
+export const hasDigitAndLetter: Check = (c) =>
+  /\d/.test(c.secret) && /[A-Za-z]/.test(c.secret) ? undefined : "needs a digit and a letter";
+
+/** Rejects secrets whose longest alphanumeric run is shorter than `min` (kebab-case names). */
+export function longestRun(min: number): Check {
+  return (c) => {
+    let best = 0;
+    for (const run of c.secret.split(/[^A-Za-z0-9]+/)) best = Math.max(best, run.length);
+    return best < min ? `longest alphanumeric run ${best} < ${min}` : undefined;
+  };
+}
+
+/** Rejects values directly followed by `(` (a function call, not a literal). */
+export const notCall: Check = (c) => c.text[c.end] === "(" ? "function call" : undefined;
+
+/**
+ * Why `value` does not read like a password typed as a bare word, or
+ * `undefined` when it does: at least 6 characters, two character classes,
+ * and not a code identifier, dotted path, number or port.
+ */
+export function passwordShapeProblem(value: string): string | undefined {
+  if (value.length < 6) return `length ${value.length} < 6`;
+  if (/^\d+$/.test(value)) return undefined;
+  if (charClasses(value) < 2) return "one character class";
+  if (/^[\d.:/,-]+$/.test(value)) return "number, port or address";
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) && !/\d/.test(value)) {
+    return "dotted identifier";
+  }
+  if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(value) || /^[a-z]+(?:_[a-z]+)+$/.test(value)) {
+    return "code identifier";
+  }
+  if (/^https?:/.test(value)) return "URL";
+  return placeholderProblem(value);
+}

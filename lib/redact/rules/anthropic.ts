@@ -1,0 +1,53 @@
+/**
+ * Anthropic keys: API (`sk-ant-api03-`), admin (`sk-ant-admin01-`), and the
+ * OAuth access and refresh tokens Claude Code uses (`sk-ant-oat01-`,
+ * `sk-ant-ort01-`).
+ *
+ * @module
+ */
+
+import type { Rule } from "../_engine.ts";
+import { notPlaceholder } from "../_validators.ts";
+
+/** API and admin keys. */
+export const anthropicKey: Rule = {
+  id: "anthropic-key",
+  description: "Anthropic API key (api03) and admin key (admin01)",
+  placeholder: "<ANTHROPIC_KEY>",
+  keywords: ["sk-ant-"],
+  pattern: /(?<![\w-])sk-ant-(?:api|admin|sid)\d{2}-[\w-]{20,}(?![\w-])/dg,
+  priority: 810,
+  validators: [notPlaceholder],
+  allowlist: [],
+  truePositives: [
+    "ANTHROPIC_API_KEY=sk-ant-api03-Zq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4Io7Qw3Er5Ty9Ui1Op-AbCdEfAA",
+    "x-api-key: sk-ant-admin01-Hs5Jd1Fg0Au4Ei6Oc9Qw2Zx7Cv3Bn8Ml1Kj5Hg9Fd2Sa6Pq0Wo4Ie8Ur3Yt-QwErAA",
+  ],
+  falsePositives: [
+    // A template.
+    "ANTHROPIC_API_KEY=sk-ant-api03-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+  ],
+};
+
+/** Claude Code OAuth access and refresh tokens. */
+export const anthropicOauthToken: Rule = {
+  id: "anthropic-oauth-token",
+  description: "Claude Code OAuth access (oat01) and refresh (ort01) tokens",
+  placeholder: "<ANTHROPIC_OAUTH_TOKEN>",
+  keywords: ["sk-ant-"],
+  pattern: /(?<![\w-])sk-ant-o(?:at|rt)\d{2}-[\w-]{20,}(?![\w-])/dg,
+  priority: 810,
+  validators: [notPlaceholder],
+  allowlist: [],
+  truePositives: [
+    "CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-Pq0Wo4Ie8Ur3Yt7Zq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4Io-Zz9AA",
+    '"refreshToken":"sk-ant-ort01-Mn5Op7Qr9St1Uv3Wx5Yz7Ab3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9St-Uv3WAA"',
+  ],
+  falsePositives: [
+    // Prose naming the prefix only.
+    "OAuth tokens begin with sk-ant-oat01- and expire",
+  ],
+};
+
+/** The Anthropic family. */
+export const anthropic: Rule[] = [anthropicKey, anthropicOauthToken];

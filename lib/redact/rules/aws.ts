@@ -1,0 +1,91 @@
+/**
+ * AWS credentials: access key ids (anchored by their prefix), secret access
+ * keys (40 base64 characters named by context or right after a key id) and
+ * STS session tokens (anchored by their serialised prefix or named by
+ * context). The documentation's `…EXAMPLE` keys are allowlisted.
+ *
+ * @module
+ */
+
+import type { Rule } from "../_engine.ts";
+import { charClasses, minEntropy, notPlaceholder } from "../_validators.ts";
+
+/** AKIA/ASIA/… access key ids. */
+export const awsAccessKeyId: Rule = {
+  id: "aws-access-key-id",
+  description: "AWS access key id (AKIA long-term, ASIA temporary, and other IAM prefixes)",
+  placeholder: "<AWS_KEY>",
+  keywords: ["akia", "asia", "abia", "acca", "a3t"],
+  pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/dg,
+  priority: 800,
+  validators: [],
+  allowlist: [/EXAMPLE$/],
+  truePositives: ["aws_access_key_id=AKIAQ3EGT7WK2M5ZRN4P", "id ASIAZ2XK7V3PLMQ8RT5W expires soon"],
+  falsePositives: [
+    // The AWS documentation example key.
+    "AKIAIOSFODNN7EXAMPLE",
+    // Prose about the prefix.
+    "keys that start with AKIA are long-term",
+  ],
+};
+
+/** The 40-character secret access key. */
+export const awsSecretAccessKey: Rule = {
+  id: "aws-secret-access-key",
+  description: "AWS secret access key: 40 base64 characters named by context or after a key id",
+  placeholder: "<AWS_SECRET_KEY>",
+  keywords: ["secret", "akia", "asia"],
+  pattern: new RegExp(
+    "(?:(?<![\\w-])(?:aws_?)?(?:secret_?access_?key|secret_?key|aws_?secret)(?:\\\\?[\"'])?\\s{0,4}(?:[:=]|=>)\\s{0,4}(?:\\\\?[\"'])?" +
+      "|(?<=\\b(?:AKIA|ASIA)[A-Z0-9]{16}[\"']?[ \\t,:;|/]{1,4}[\"']?))" +
+      "(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
+    "dgi",
+  ),
+  secretGroup: "secret",
+  priority: 650,
+  validators: [
+    notPlaceholder,
+    minEntropy(3.5),
+    (c) => charClasses(c.secret) >= 3 ? undefined : "fewer than 3 character classes",
+  ],
+  allowlist: [/EXAMPLEKEY$/],
+  truePositives: [
+    "aws_secret_access_key = Zk3+Qm9vTr2LwX8pYb4N/cH6sJd1FgA7eVu5RoKi",
+    '{"SecretAccessKey": "b7Lq2Vx9Rm4Tn8Kp3Wz6Yc1Hd5Jf0Ga+Es/Uo7Ni"}',
+    "AKIAQ3EGT7WK2M5ZRN4P,Zk3+Qm9vTr2LwX8pYb4N/cH6sJd1FgA7eVu5RoKi",
+  ],
+  falsePositives: [
+    // The AWS documentation example secret.
+    "secret_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    // Read from the environment, not a literal.
+    'aws_secret_access_key = os.environ["AWS_SECRET_ACCESS_KEY"]',
+  ],
+};
+
+/** STS session tokens. */
+export const awsSessionToken: Rule = {
+  id: "aws-session-token",
+  description: "AWS STS session token, by its serialised prefix or named by context",
+  placeholder: "<AWS_SESSION_TOKEN>",
+  keywords: ["iqojb3jpz2lux2vj", "fwogzxivyxdz", "fqogzxivyxdz", "session", "security"],
+  pattern: new RegExp(
+    "(?:(?<![A-Za-z0-9/+])(?<secret>(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9/+=]{40,})" +
+      "|(?<![\\w-])(?:aws_?session_?token|session_?token|aws_?security_?token|x-amz-security-token)" +
+      "(?:\\\\?[\"'])?\\s{0,4}[:=]\\s{0,4}(?:\\\\?[\"'])?(?<secret>[A-Za-z0-9/+=]{100,}))",
+    "dgi",
+  ),
+  secretGroup: "secret",
+  priority: 650,
+  validators: [minEntropy(4)],
+  allowlist: [],
+  truePositives: [
+    "AWS_SESSION_TOKEN=IQoJb3JpZ2luX2VjEOz//////////wEaCXVzLWVhc3QtMSJHMEUCIQDk7b2Lq9Xr4Tn1Vm8Yc3Ws6Hf0Jd5Pa2Kg7Ue+QIgFt9Rm1Ny4Lx8Ob3Zs6Wv2Hc7Jp0Ki5Ad1Qe=",
+  ],
+  falsePositives: [
+    // Too short and named as a session id, not a token.
+    "session_id=7f3a9c2e1b",
+  ],
+};
+
+/** The AWS family. */
+export const aws: Rule[] = [awsAccessKeyId, awsSecretAccessKey, awsSessionToken];

@@ -1,0 +1,38 @@
+/**
+ * HTTP Basic credentials: the base64 after `Basic`, kept only when it
+ * decodes to printable `user:password`.
+ *
+ * @module
+ */
+
+import type { Candidate, Rule } from "../_engine.ts";
+
+function decodesToUserPass(c: Candidate): string | undefined {
+  let decoded: string;
+  try {
+    decoded = atob(c.secret);
+  } catch {
+    return "not base64";
+  }
+  if (!decoded.includes(":")) return "decoded value has no colon";
+  if (!/^[\x20-\x7e\x80-\xff]+$/.test(decoded)) return "decoded value not printable";
+  return undefined;
+}
+
+/** `Authorization: Basic <base64(user:pass)>`. */
+export const basicAuth: Rule = {
+  id: "basic-auth",
+  description: "HTTP Basic auth credentials (base64 of user:password)",
+  placeholder: "<BASIC_AUTH>",
+  keywords: ["basic"],
+  pattern: /\b(?:Basic|BASIC|basic)[ \t]+(?<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/dg,
+  secretGroup: "secret",
+  priority: 650,
+  validators: [decodesToUserPass],
+  allowlist: [],
+  truePositives: ["Authorization: Basic ZGVwbG95OlE4bSFMejN4VjdydA=="],
+  falsePositives: [
+    // "Basic" followed by an ordinary word.
+    "Basic authentication is deprecated here",
+  ],
+};

@@ -1,0 +1,40 @@
+/**
+ * Opaque bearer tokens: whatever follows `Bearer` (or `Authorization: token`)
+ * when it looks like a token: 16+ characters with letters and digits and
+ * some entropy. Variables (`$TOKEN`) and templates stay; a JWT after
+ * `Bearer` goes to the JWT rule, which ranks higher.
+ *
+ * @module
+ */
+
+import type { Rule } from "../_engine.ts";
+import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
+
+/** The token after `Bearer` / `Authorization: token`. */
+export const bearer: Rule = {
+  id: "bearer-token",
+  description: "Opaque bearer token after Bearer or Authorization: token",
+  placeholder: "<TOKEN>",
+  keywords: ["bearer", "authorization"],
+  pattern: new RegExp(
+    "(?:\\b(?:[Bb]earer|BEARER)|[Aa]uthorization(?:\\\\?[\"'])?[ \\t]*[:=][ \\t]*(?:\\\\?[\"'])?(?:[Tt]oken|TOKEN))" +
+      "[ \\t]+(?<secret>[A-Za-z0-9._~+/-]{15,}[A-Za-z0-9_~+/-]=*)",
+    "dg",
+  ),
+  secretGroup: "secret",
+  priority: 500,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
+  allowlist: [],
+  truePositives: [
+    'curl -H "Authorization: Bearer q8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2" https://api.example.org',
+    "Authorization: token Zx7Cv3Bn8Ml1Kj5Hg9Fd2Sa6Pq0Wo4Ie",
+  ],
+  falsePositives: [
+    // A variable reference.
+    'curl -H "Authorization: Bearer $API_TOKEN" https://api.example.org',
+    // Prose.
+    "prefer a short-lived Bearer token over cookies",
+    // An OpenAPI scheme name on the next line.
+    "scheme: bearer\n  bearerFormat: JWT",
+  ],
+};

@@ -1,0 +1,78 @@
+/**
+ * E-mail addresses with a public-looking TLD. Kept: domains the operator
+ * allows (and their subdomains), bot and no-reply addresses, documentation
+ * domains (`example.com`, `.test`, `.local`), file names (`logo@2x.png`),
+ * git SSH remotes (`git@github.com:org/repo`), `user@host` targets of
+ * ssh/scp, and URL userinfo (`https://key@o1.ingest.sentry.io`).
+ *
+ * @module
+ */
+
+import type { Candidate, Rule } from "../_engine.ts";
+
+const NOT_TLDS = new Set(
+  ("png jpg jpeg gif svg webp ico bmp js ts tsx jsx mjs cjs json css scss less py rb go rs java kt md txt " +
+    "yml yaml toml lock xml html htm sh bash zsh log csv tsv sql env ini cfg conf pem crt key pub tar gz zip " +
+    "local internal lan localdomain home corp test example invalid localhost intranet private svc cluster")
+    .split(" "),
+);
+const DOCUMENTATION_DOMAIN = /(?:^|\.)example\.(?:com|org|net)$/;
+const MACHINE_LOCAL =
+  /^(?:no-?reply|do-?not-?reply|noreply\+.*|mailer-daemon|postmaster|bounces?)$/i;
+const MACHINE_DOMAIN = /(?:^|\.)(?:users\.noreply\.github\.com|noreply\.[a-z.]+)$/;
+const SSH_COMMAND = /\b(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)\b/;
+
+function kept(c: Candidate): string | undefined {
+  const local = c.groups["local"] ?? "";
+  const domain = (c.groups["domain"] ?? "").toLowerCase();
+  for (const allowed of c.options.allowEmailDomains ?? []) {
+    const wanted = allowed.toLowerCase();
+    if (domain === wanted || domain.endsWith(`.${wanted}`)) return `domain ${domain} is allowed`;
+  }
+  const tld = domain.slice(domain.lastIndexOf(".") + 1);
+  if (NOT_TLDS.has(tld)) return `.${tld} is not a public TLD`;
+  if (DOCUMENTATION_DOMAIN.test(domain)) return "documentation domain";
+  if (MACHINE_LOCAL.test(local) || MACHINE_DOMAIN.test(domain)) return "bot or no-reply address";
+  if (local === "git") return "git SSH remote";
+  if (c.text[c.start - 1] === "/") return "URL userinfo";
+  if (c.text[c.end] === ":" && /[\w~/.]/.test(c.text[c.end + 1] ?? "")) return "scp-style remote";
+  const lineStart = c.text.lastIndexOf("\n", c.start - 1) + 1;
+  if (SSH_COMMAND.test(c.text.slice(Math.max(lineStart, c.start - 120), c.start))) {
+    return "ssh target";
+  }
+  return undefined;
+}
+
+/** `local@domain.tld`. */
+export const email: Rule = {
+  id: "email",
+  description: "E-mail address",
+  placeholder: "<EMAIL>",
+  keywords: ["@"],
+  pattern:
+    /(?<![\w.%+-])(?<local>[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_-])?)@(?<domain>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24})(?![\w-]|\.[A-Za-z0-9])/dg,
+  priority: 200,
+  validators: [kept],
+  allowlist: [],
+  truePositives: [
+    "contact: lan.pham92@mailbox.vn",
+    "mailto:tuan.le@hanoi-trade.com.vn",
+    "From: R. Quinn <r.quinn+ops@harborline.co.uk>",
+  ],
+  falsePositives: [
+    // A git SSH remote.
+    "git clone git@gitlab.com:team/app.git",
+    // A retina asset.
+    "icon@2x.png",
+    // A bot address.
+    "Co-Authored-By: bot <noreply@vendor.io>",
+    // An ssh target.
+    "ssh deploy@bastion.prod.acme-corp.com uptime",
+    // A DSN's public key in URL userinfo.
+    "dsn https://9c0e2b4d6f8a1c3e@o12345.ingest.sentry.io/678",
+    // A documentation address.
+    "alice@example.com",
+    // A host without a public TLD.
+    "connect as postgres@db-primary.internal",
+  ],
+};

@@ -1,0 +1,88 @@
+/**
+ * Generic keys named by context: a value of 16+ characters with letters,
+ * digits and entropy, assigned to a name that says key, secret or token
+ * (`api_key=…`, `"client_secret": "…"`, `X-API-Key: …`). Names that say the
+ * value is public or not a secret (`…_id`, `hash`, `public_key`, `max_tokens`)
+ * and values that are code (`os.environ[…]`, `getenv(…)`, `${VAR}`) stay.
+ *
+ * @module
+ */
+
+import type { Candidate, Rule } from "../_engine.ts";
+import { hasDigitAndLetter, minEntropy, notCall, notPlaceholder } from "../_validators.ts";
+
+const NAME_SAYS_SECRET =
+  /api.?key|apikey|secret|token|access.?key|private.?key|credential|auth(?!or)|(?:^|[^a-z])key$/i;
+const NAME_SAYS_PUBLIC =
+  /(?:^|[^a-z])(?:id|ids|hash|sha|digest|checksum|public|publishable|pub|path|file|url|uri|name|type|length|len|max|min|count|limit|expires?|expiry|ttl|version|format|prefix|header|field|label|endpoint|host|region|bucket|index|cache|idempotency|sort|partition|primary|foreign|lookup|usage|fingerprint|kid|pubkey)(?:[^a-z]|$)|[a-z]Id$|Hash$/i;
+
+function nameSaysSecret(c: Candidate): string | undefined {
+  const name = c.groups["name"] ?? "";
+  if (!NAME_SAYS_SECRET.test(name)) return `name ${name} does not say secret`;
+  if (NAME_SAYS_PUBLIC.test(name)) return `name ${name} says not a secret`;
+  return undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NAME_SAYS_CREDENTIAL = /api.?key|apikey|secret|token|auth|credential/i;
+
+function notPlainUuid(c: Candidate): string | undefined {
+  if (!UUID.test(c.secret)) return undefined;
+  return NAME_SAYS_CREDENTIAL.test(c.groups["name"] ?? "")
+    ? undefined
+    : "a UUID under a plain key name";
+}
+
+function notCodePath(c: Candidate): string | undefined {
+  if (/^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$/.test(c.secret)) return "dotted identifier";
+  if (/^(?:https?:)?\/\//.test(c.secret) || /^\.{0,2}\//.test(c.secret)) return "URL or path";
+  return undefined;
+}
+
+/** A secret-looking value after a key/secret/token name. */
+export const genericKey: Rule = {
+  id: "generic-api-key",
+  description: "Generic key, secret or token value named by context",
+  placeholder: "<SECRET>",
+  keywords: ["key", "secret", "token", "auth", "credential"],
+  pattern: new RegExp(
+    "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|credential)[\\w.-]{0,40})" +
+      "(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:\\\\?[\"'])?" +
+      "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?)" +
+      "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,})",
+    "dgi",
+  ),
+  secretGroup: "secret",
+  priority: 400,
+  validators: [
+    nameSaysSecret,
+    notPlaceholder,
+    notCall,
+    notCodePath,
+    notPlainUuid,
+    hasDigitAndLetter,
+    minEntropy(3.2),
+  ],
+  allowlist: [],
+  truePositives: [
+    "api_key: 3f9a2c7e1b5d4a8f9c0e2b4d6f8a1c3e",
+    "X-API-Key:Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1",
+    '{"client_secret": "Zx7Cv3Bn8Ml1Kj5Hg9Fd2Sa6"}',
+    "WEBHOOK_SIGNING_SECRET=9c0e2b4d6f8a1c3e3f9a2c7e1b5d4a8f",
+    "deploy-cli --api-key Hs5Jd1Fg0Au4Ei6Oc9Qw2Zx7 --env prod",
+  ],
+  falsePositives: [
+    // An id named as such.
+    "idempotency_key: 3dc26e33-dd75-4a47-8935-74ae5cc330ac",
+    // A template reference.
+    "API_KEY: ${{ secrets.API_KEY }}",
+    // Code reading the environment.
+    'secret_key = os.getenv("SECRET_KEY_FOR_SIGNING")',
+    // A public key's fingerprint.
+    "public_key_fingerprint: 9c0e2b4d6f8a1c3e3f9a2c7e1b5d4a8f",
+    // A React list key that is a UUID.
+    'key: "0b7e4c2a-9f1d-4e3b-8a6c-5d2f1e0a9b8c"',
+    // A number of tokens.
+    "max_tokens=4096000000000000",
+  ],
+};

@@ -1,0 +1,66 @@
+/**
+ * The rule list, in no particular order: the engine ranks overlapping matches
+ * by each rule's `priority`. Adding a rule is one file and one line here.
+ *
+ * @module
+ */
+
+import type { Rule } from "../_engine.ts";
+import { anthropic } from "./anthropic.ts";
+import { aws } from "./aws.ts";
+import { azure } from "./azure.ts";
+import { basicAuth } from "./basic_auth.ts";
+import { bearer } from "./bearer.ts";
+import { card } from "./card.ts";
+import { cccd } from "./cccd.ts";
+import { email } from "./email.ts";
+import { genericKey } from "./generic_key.ts";
+import { github } from "./github.ts";
+import { gitlab } from "./gitlab.ts";
+import { google } from "./google.ts";
+import { huggingface } from "./huggingface.ts";
+import { iban } from "./iban.ts";
+import { jwt } from "./jwt.ts";
+import { npm } from "./npm.ts";
+import { openai } from "./openai.ts";
+import { password } from "./password.ts";
+import { phone } from "./phone.ts";
+import { privateKey } from "./private_key.ts";
+import { privateSpan } from "./private_span.ts";
+import { sendgrid } from "./sendgrid.ts";
+import { slack } from "./slack.ts";
+import { stripe } from "./stripe.ts";
+import { telegram } from "./telegram.ts";
+import { urlPassword } from "./url_password.ts";
+import { webhookSecret } from "./webhook_secret.ts";
+
+/** Every rule the redactor runs. */
+export const RULES: readonly Rule[] = [
+  privateSpan,
+  privateKey,
+  ...anthropic,
+  openai,
+  ...github,
+  gitlab,
+  ...aws,
+  ...slack,
+  stripe,
+  google,
+  sendgrid,
+  npm,
+  huggingface,
+  telegram,
+  azure,
+  webhookSecret,
+  jwt,
+  basicAuth,
+  bearer,
+  urlPassword,
+  ...password,
+  genericKey,
+  card,
+  iban,
+  cccd,
+  email,
+  ...phone,
+];

@@ -1,0 +1,25 @@
+/**
+ * npm access tokens (`npm_…`).
+ *
+ * @module
+ */
+
+import type { Rule } from "../_engine.ts";
+import { minEntropy, notPlaceholder } from "../_validators.ts";
+
+/** `npm_` plus 36 alphanumerics. */
+export const npm: Rule = {
+  id: "npm-token",
+  description: "npm access token",
+  placeholder: "<NPM_TOKEN>",
+  keywords: ["npm_"],
+  pattern: /(?<![\w-])npm_[A-Za-z0-9]{30,}(?![\w-])/dg,
+  priority: 800,
+  validators: [notPlaceholder, minEntropy(3)],
+  allowlist: [],
+  truePositives: ["//registry.npmjs.org/:_authToken=npm_Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4"],
+  falsePositives: [
+    // An environment variable name, not a token.
+    "npm_config_registry_url_for_the_private_mirror",
+  ],
+};

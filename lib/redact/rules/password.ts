@@ -1,0 +1,196 @@
+/**
+ * Passwords where no anchor exists: assignments (`password=…`, YAML, JSON
+ * bodies, also JSON-escaped), command-line flags (`mysql -p…`,
+ * `sshpass -p`, `--password`, `curl -u user:pass`), `.pgpass` lines, and
+ * prose (`mật khẩu là …`, `the password is …`). Masked values, templates,
+ * defaults and code (`getpass(…)`, `user.password`) stay.
+ *
+ * @module
+ */
+
+import type { Candidate, Rule } from "../_engine.ts";
+import {
+  charClasses,
+  notPlaceholder,
+  passwordShapeProblem,
+  placeholderProblem,
+} from "../_validators.ts";
+
+const NAME_SAYS_PASSWORD =
+  /passw(?:or)?d|passphrase|pwd|(?:^|[^a-z])pass(?:[^a-z]|$)|[a-z]Pass(?:[^a-z]|$)/;
+const NAME_SAYS_NOT_VALUE =
+  /hash|salt|length|(?:^|[^a-z])(?:len|min|max)(?:[^a-z]|$)|policy|reset|url|uri|file|path|field|label|prompt|hint|placeholder|type|regex|pattern|strength|expir|rule|changed|updated|required|enabled|mode|manager|input|form|column|error|message|text|title|digest|encrypted|bcrypt|protected|less|through|rate|count|port|user(?:name)?$/i;
+
+function nameSaysPassword(c: Candidate): string | undefined {
+  const name = c.groups["name"] ?? "";
+  if (!NAME_SAYS_PASSWORD.test(name) && !NAME_SAYS_PASSWORD.test(name.toLowerCase())) {
+    return `name ${name} does not say password`;
+  }
+  if (NAME_SAYS_NOT_VALUE.test(name)) return `name ${name} is not the password itself`;
+  return undefined;
+}
+
+/** Quoted values need no shape beyond "not a placeholder, no spaces"; bare words must look typed. */
+function valueLooksSet(c: Candidate): string | undefined {
+  const quoted = c.groups["quoted"] !== undefined;
+  if (quoted) {
+    if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
+    if (/\s/.test(c.secret)) return "quoted text with spaces";
+    if (charClasses(c.secret) < 2 && c.secret.length < 10) return "one short character class";
+    return placeholderProblem(c.secret);
+  }
+  if (c.text[c.end] === "(" || c.text[c.end] === "[") return "code expression";
+  return passwordShapeProblem(c.secret);
+}
+
+const VALUE =
+  "(?:\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,200}))\"|'(?<quoted>(?<secret>[^'\\\\\\n]{1,200}))'" +
+  '|\\\\"(?<quoted>(?<secret>[^"\\\\\\n]{1,200}))\\\\"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,200}))';
+
+/** `password = …`, `DB_PASS: …`, `"password": "…"`. */
+export const passwordAssignment: Rule = {
+  id: "password-assignment",
+  description: "Password assigned to a name that says password (code, config, JSON, query string)",
+  placeholder: "<PASSWORD>",
+  keywords: ["pass", "pwd"],
+  pattern: new RegExp(
+    "(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:pass|pwd)[\\w.-]{0,30})(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}" +
+      VALUE,
+    "dgi",
+  ),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [nameSaysPassword, valueLooksSet],
+  allowlist: [],
+  truePositives: [
+    "DB_PASSWORD=Tr4v3l!ing-Kite",
+    '{"username": "ops", "password": "Qz7#mL2p"}',
+    "smtp:\n  pass: 'nW8$kd3LqZ'",
+    "jdbc:mysql://db/app?user=app&password=H7k.29xLpQ&ssl=true",
+  ],
+  falsePositives: [
+    // Masked.
+    "password=********",
+    // Code reading a password.
+    'password = getpass.getpass("Password: ")',
+    // A hash column.
+    "password_hash: pbkdf2_sha256",
+    // Prose.
+    "send the password= parameter over TLS only",
+    // A template.
+    "password: ${DB_PASSWORD}",
+  ],
+};
+
+/** `-pSECRET` attached to a flag (mysql and friends). */
+export const passwordFlagAttached: Rule = {
+  id: "password-flag",
+  description: "Password in a command-line flag (-pSECRET, sshpass -p, --password, -u user:pass)",
+  placeholder: "<PASSWORD>",
+  keywords: [" -p", "--pass", "-u ", "--user "],
+  pattern: new RegExp(
+    "(?<=\\s)-p(?:'(?<quoted>(?<secret>[^'\\n]{1,200}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,200}))\"|(?<secret>[^\\s'\"-][^\\s'\"]{0,199}))" +
+      "|\\bsshpass[ \\t]+-p[ \\t]*(?:'(?<quoted>(?<secret>[^'\\n]{1,200}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,200}))\"|(?<sshpass>(?<secret>[^\\s'\"]{1,200})))" +
+      "|(?<![\\w-])--(?:password|passwd|pass|db-password)(?:=|[ \\t]+)(?:'(?<quoted>(?<secret>[^'\\n]{1,200}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,200}))\"|(?<secret>[^\\s'\"]{1,200}))" +
+      "|(?<!\\S)(?:-u|--user)(?:[ \\t]+|=)['\"]?[^\\s:'\"$]{1,100}:(?<userpass>(?<secret>[^\\s'\"]{1,200}))",
+    "dg",
+  ),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [
+    notPlaceholder,
+    (c) => {
+      if (c.groups["userpass"] !== undefined) {
+        return /^\d+$/.test(c.secret) || c.secret.length < 4 ? "uid:gid or too short" : undefined;
+      }
+      if (c.groups["quoted"] !== undefined || c.groups["sshpass"] !== undefined) {
+        return c.secret.length < 4 ? `length ${c.secret.length} < 4` : undefined;
+      }
+      if (c.match.startsWith("--")) {
+        return c.secret.length < 4 ? `length ${c.secret.length} < 4` : undefined;
+      }
+      if (!/[A-Za-z]/.test(c.secret) || !/[\dA-Z]/.test(c.secret)) {
+        return "needs a letter and a digit or capital";
+      }
+      return passwordShapeProblem(c.secret);
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "mysql -h db -u admin -pK9#vLq2mWx app",
+    "sshpass -p 'hX4!rTz9' ssh ops@10.0.0.7",
+    "pg_dump --password=Zq8mN3vL app > dump.sql",
+    "curl -u deploy:Rt7Kw9Pn4Yb https://ci.example.org/api",
+  ],
+  falsePositives: [
+    // Port mapping.
+    "docker run -p 8080:80 nginx",
+    // Compiler flags and find options.
+    "gcc -pthread main.c && find . -print",
+    // A long option that merely starts with -p.
+    "tool -protocol=https --verbose",
+    // Docker user uid:gid.
+    "docker run -u 1000:1000 alpine",
+    // Variables.
+    'curl -u "$USER:$TOKEN" https://api.example.org',
+  ],
+};
+
+/** `host:port:db:user:password` lines of `.pgpass`. */
+export const passwordPgpass: Rule = {
+  id: "password-pgpass",
+  description: "Password field of a .pgpass line",
+  placeholder: "<PASSWORD>",
+  keywords: [":"],
+  pattern: /(?<=^|\n)[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:(?<secret>[^\s:]{3,200})(?=\s|$)/dg,
+  secretGroup: "secret",
+  priority: 450,
+  validators: [notPlaceholder, (c) => /^\d+$/.test(c.secret) ? "digits only" : undefined],
+  allowlist: [],
+  truePositives: ["db.internal:5432:orders:orders_rw:Vb6Nm8Qw0Er2"],
+  falsePositives: [
+    // A time with seconds and frames.
+    "10:20:30:40:50",
+  ],
+};
+
+/** Prose: `mật khẩu là …`, `mk: …`, `the password is …`. */
+export const passwordProse: Rule = {
+  id: "password-prose",
+  description: "Password given in prose (Vietnamese or English)",
+  placeholder: "<PASSWORD>",
+  keywords: ["mật khẩu", "mat khau", "mk", "password", "passphrase"],
+  pattern: new RegExp(
+    "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
+      "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
+      "|(?:password|passphrase)(?:[ \\t]+[^\\s:=]{1,20}){0,3}?[ \\t]+(?:is|was|will be)[ \\t]*:?)" +
+      "[ \\t]*[\"'`“]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)])",
+    "dgi",
+  ),
+  secretGroup: "secret",
+  priority: 440,
+  validators: [
+    (c) => /[()[\]{}]/.test(c.secret) ? "code expression" : passwordShapeProblem(c.secret),
+  ],
+  allowlist: [],
+  truePositives: [
+    "mật khẩu wifi văn phòng là Hn@2024xyz nhé",
+    "the admin password is Kq7!vR2m, change it after login",
+    "pass wifi là Tr4ngAn#88",
+  ],
+  falsePositives: [
+    // Prose about passwords.
+    "the password is too short and must have 12 characters",
+    "mật khẩu là bắt buộc",
+    // Code: the value is a call.
+    'password = getpass.getpass("Password: ")',
+  ],
+};
+
+/** The password family. */
+export const password: Rule[] = [
+  passwordAssignment,
+  passwordFlagAttached,
+  passwordPgpass,
+  passwordProse,
+];

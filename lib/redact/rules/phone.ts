@@ -1,0 +1,107 @@
+/**
+ * Phone numbers in phone formats: `+` international, national numbers with
+ * a trunk `0` and separators or parentheses (UK, FR, DE, VN `(02x)`
+ * landlines, `0xxx xxx xxx`), Vietnamese mobiles written bare
+ * (`0[35789]xxxxxxxx`), and North American `(212) 555-0100` /
+ * `212-555-0100`. Bare digit runs, dates, times, versions, IPs, ISBNs and
+ * money never match: each form needs its trunk prefix or separators.
+ *
+ * @module
+ */
+
+import type { Candidate, Rule } from "../_engine.ts";
+
+function digitCount(value: string): number {
+  let n = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
+}
+
+function digitsBetween(min: number, max: number): (c: Candidate) => string | undefined {
+  return (c) => {
+    const n = digitCount(c.secret);
+    return n < min || n > max ? `${n} digits outside ${min}–${max}` : undefined;
+  };
+}
+
+function notDate(c: Candidate): string | undefined {
+  return /\d{4}-\d{2}-\d{2}|\d{2}[./-]\d{2}[./-]\d{4}/.test(c.secret) ? "date" : undefined;
+}
+
+/** `+CC …`. */
+export const phoneInternational: Rule = {
+  id: "phone-international",
+  description: "International phone number starting with +",
+  placeholder: "<PHONE>",
+  keywords: ["+"],
+  pattern: /(?<![\w+])\+[1-9](?:[ .()-]{0,2}\d){7,14}(?!\d)/dg,
+  priority: 150,
+  validators: [digitsBetween(8, 15), notDate],
+  allowlist: [],
+  truePositives: ["call +84 912 345 678 today", "tel:+1-415-555-0134", "+33 1 42 68 53 00"],
+  falsePositives: [
+    // A time-zone offset.
+    "2024-05-17T15:01:44+07:00",
+    // Arithmetic.
+    "x = 3 +4 * 12",
+  ],
+};
+
+/** National numbers with a trunk 0. */
+export const phoneNational: Rule = {
+  id: "phone-national",
+  description: "National phone number: trunk 0 with separators or parentheses, VN mobile bare",
+  placeholder: "<PHONE>",
+  keywords: ["0"],
+  pattern: new RegExp(
+    "(?<![\\w.+/:-])(?:\\(0\\d{1,4}\\)[ .-]?\\d{3,4}[ .-]?\\d{3,4}" +
+      "|0\\d{1,4}(?<sep>[ .-])\\d{2,8}(?:\\k<sep>\\d{2,6}){0,3}" +
+      "|0[35789]\\d{8})(?![\\w]|[.:/-]\\d)",
+    "dg",
+  ),
+  priority: 150,
+  validators: [digitsBetween(9, 11), notDate],
+  allowlist: [],
+  truePositives: [
+    "gọi 0912 345 678 nhé",
+    "sdt: 0387654321",
+    "office (028) 3823 4567",
+    "UK mobile 07911 123456",
+    "Paris 01 42 68 53 00",
+    "Berlin 030 12345678",
+  ],
+  falsePositives: [
+    // A date.
+    "due 05.06.2024",
+    // A version and a ratio.
+    "v0.12.3 and 0.75",
+    // A 12-digit id that starts with 0.
+    "id 087195303790",
+  ],
+};
+
+/** North American Numbering Plan. */
+export const phoneNanp: Rule = {
+  id: "phone-nanp",
+  description: "North American phone number (NXX) NXX-XXXX / NXX-NXX-XXXX",
+  placeholder: "<PHONE>",
+  keywords: [],
+  pattern:
+    /(?<![\w.+/:-])(?:\([2-9]\d{2}\)[ ]?[2-9]\d{2}[ .-]\d{4}|[2-9]\d{2}-[2-9]\d{2}-\d{4}|[2-9]\d{2}\.[2-9]\d{2}\.\d{4}|[2-9]\d{2} [2-9]\d{2} \d{4})(?![\w-]|[.:/]\d)/dg,
+  priority: 150,
+  validators: [],
+  allowlist: [],
+  truePositives: ["(415) 555-0134", "call 303-555-0172", "fax 212 555 0147"],
+  falsePositives: [
+    // An ISBN.
+    "ISBN 978-1-449-37332-0",
+    // An IP address.
+    "192.168.100.200",
+  ],
+};
+
+/** The phone family. */
+export const phone: Rule[] = [phoneInternational, phoneNational, phoneNanp];

@@ -1,0 +1,54 @@
+/**
+ * Slack: bot, user, app-level and configuration tokens (`xox?-`, `xapp-`),
+ * and the secret last segment of an incoming-webhook URL. Channel and user
+ * ids (`C04…`, `U01…`) are not secrets and never match.
+ *
+ * @module
+ */
+
+import type { Rule } from "../_engine.ts";
+import { hasDigitAndLetter, notPlaceholder } from "../_validators.ts";
+
+/** Slack API tokens. */
+export const slackToken: Rule = {
+  id: "slack-token",
+  description: "Slack bot, user, app-level and configuration tokens",
+  placeholder: "<SLACK_TOKEN>",
+  keywords: ["xox", "xapp-"],
+  pattern: /(?<![\w-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}(?![\w-])/dg,
+  priority: 800,
+  validators: [notPlaceholder, hasDigitAndLetter],
+  allowlist: [],
+  truePositives: [
+    "SLACK_BOT_TOKEN=xoxb-20481632641-7395012846153-Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1",
+    "xapp-1-A07QWERTY12-7391028465123-8f3a9c2e1b5d4a8f9c0e2b4d6f8a1c3e",
+  ],
+  falsePositives: [
+    // A placeholder.
+    "SLACK_BOT_TOKEN=xoxb-xxxxxxxxxxxx-xxxxxxxxxxxx",
+    // Channel and user ids.
+    "post in C04QWERTY12 and ping U02ASDFGH34",
+  ],
+};
+
+/** The secret path segment of an incoming webhook. */
+export const slackWebhook: Rule = {
+  id: "slack-webhook",
+  description: "Slack incoming-webhook secret (the last path segment)",
+  placeholder: "<SLACK_WEBHOOK>",
+  keywords: ["hooks.slack.com"],
+  pattern:
+    /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}\/(?<secret>[A-Za-z0-9]{16,})/dg,
+  secretGroup: "secret",
+  priority: 800,
+  validators: [notPlaceholder],
+  allowlist: [],
+  truePositives: ["https://hooks.slack.com/services/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"],
+  falsePositives: [
+    // The documented placeholder.
+    "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+  ],
+};
+
+/** The Slack family. */
+export const slack: Rule[] = [slackToken, slackWebhook];
