@@ -96,7 +96,7 @@ export const passwordFlagAttached: Rule = {
     "dg",
   ),
   secretGroup: "secret",
-  priority: 450,
+  priority: 455,
   validators: [
     notPlaceholder,
     (c) => {
@@ -159,7 +159,7 @@ export const passwordProse: Rule = {
   id: "password-prose",
   description: "Password given in prose (Vietnamese or English)",
   placeholder: "<PASSWORD>",
-  keywords: ["mật khẩu", "mat khau", "mk", "password", "passphrase"],
+  keywords: ["mật khẩu", "mat khau", "mk", "pass"],
   pattern: new RegExp(
     "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
       "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +

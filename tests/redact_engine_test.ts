@@ -1,0 +1,287 @@
+/**
+ * The redaction engine through its public interface: the spec's cases with
+ * exact counts, overlap resolution, `<private>` spans, the e-mail allowlist,
+ * `redactValue`, `explainText`, and linear time on adversarial input
+ * (measured as a ratio to redacting plain prose of the same size).
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { explainText, redactText, redactValue } from "../lib/redact/mod.ts";
+import { applyFindings, type Rule, scanText } from "../lib/redact/_engine.ts";
+import { cccdProblem, luhnValid, mod97Valid, shannonEntropy } from "../lib/redact/_validators.ts";
+
+/** Synthetic secrets, made up for these tests. */
+const AWS = "AKIAQ7RTX2M4ZK9WPL3N";
+const OPENAI = "sk-proj-Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1T3BlbkFJd5Fs0Ga2Ue4Io7Qw3Er5Ty9Ui1";
+const ANTHROPIC = "sk-ant-api03-Hs5Jd1Fg0Au4Ei6Oc9Qw2Zx7Cv3Bn8Ml1Kj5Hg9Fd2Sa6Pq0Wo4Ie8Ur3-XyZwAA";
+const JWT =
+  "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LTQyIiwiZXhwIjoxOTAwMDAwMDAwfQ.Tq7Vz3Lm9Rx2Kp8Wn4Yb5Hc1Jd6Fs0Ga2Ue7Io";
+const GITHUB = "ghp_Zq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4";
+const OPAQUE = "q8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2";
+
+const CASES: Array<{ name: string; text: string; out: string; counts: Record<string, number> }> = [
+  {
+    name: "an AWS access key id",
+    text: `aws_access_key_id = ${AWS}`,
+    out: "aws_access_key_id = <AWS_KEY>",
+    counts: { "aws-access-key-id": 1 },
+  },
+  {
+    name: "an OpenAI project key",
+    text: `OPENAI_API_KEY=${OPENAI} npm start`,
+    out: "OPENAI_API_KEY=<OPENAI_KEY> npm start",
+    counts: { "openai-key": 1 },
+  },
+  {
+    name: "an Anthropic key, not as OpenAI",
+    text: `key ${ANTHROPIC}.`,
+    out: "key <ANTHROPIC_KEY>.",
+    counts: { "anthropic-key": 1 },
+  },
+  {
+    name: "a bare JWT",
+    text: `decode ${JWT} please`,
+    out: "decode <JWT> please",
+    counts: { jwt: 1 },
+  },
+  {
+    name: "a GitHub PAT",
+    text: `git push https://${GITHUB}@github.com/o/r`,
+    out: "git push https://<GITHUB_TOKEN>@github.com/o/r",
+    counts: { "github-token": 1 },
+  },
+  {
+    name: "an opaque Bearer token",
+    text: `-H "Authorization: Bearer ${OPAQUE}"`,
+    out: '-H "Authorization: Bearer <TOKEN>"',
+    counts: { "bearer-token": 1 },
+  },
+  {
+    name: "a CCCD with id context",
+    text: "Số CCCD của tôi là 001204012345 nhé",
+    out: "Số CCCD của tôi là <CCCD> nhé",
+    counts: { "vn-cccd": 1 },
+  },
+  { name: "issue #12345", text: "Fixes issue #12345", out: "Fixes issue #12345", counts: {} },
+];
+
+for (const c of CASES) {
+  Deno.test({
+    name: `redactText() handles ${c.name} with exact counts`,
+    permissions: "none",
+    fn() {
+      const result = redactText(c.text);
+      assert.equal(result.text, c.out);
+      assert.deepEqual(result.counts, c.counts);
+      assert.equal(result.matchCount, Object.values(c.counts).reduce((a, b) => a + b, 0));
+    },
+  });
+}
+
+Deno.test({
+  name: "redactText() keeps issue #12345 with count 0",
+  permissions: "none",
+  fn() {
+    const result = redactText("see issue #12345 and PR #678");
+    assert.equal(result.text, "see issue #12345 and PR #678");
+    assert.equal(result.matchCount, 0);
+    assert.deepEqual(result.counts, {});
+  },
+});
+
+Deno.test({
+  name: "redactText() replaces a JWT after Bearer whole, as one JWT match",
+  permissions: "none",
+  fn() {
+    const result = redactText(`Authorization: Bearer ${JWT}`);
+    assert.equal(result.text, "Authorization: Bearer <JWT>");
+    assert.deepEqual(result.counts, { jwt: 1 });
+    assert.equal(result.matchCount, 1);
+  },
+});
+
+Deno.test({
+  name: "redactText() counts one span when a vendor token sits in URL credentials",
+  permissions: "none",
+  fn() {
+    const result = redactText(`https://x-access-token:${GITHUB}@github.com/o/r.git`);
+    assert.equal(result.text, "https://x-access-token:<GITHUB_TOKEN>@github.com/o/r.git");
+    assert.deepEqual(result.counts, { "github-token": 1 });
+  },
+});
+
+Deno.test({
+  name: "redactText() lets a private key block win over what is inside it",
+  permissions: "none",
+  fn() {
+    const block =
+      `-----BEGIN PRIVATE KEY-----\nZm9vYmFyYmF6cXV4\n${AWS}\nZm9vYmFy==\n-----END PRIVATE KEY-----`;
+    const result = redactText(`key:\n${block}\ndone`);
+    assert.equal(result.text, "key:\n<PRIVATE_KEY>\ndone");
+    assert.deepEqual(result.counts, { "private-key": 1 });
+    assert.equal(explainText(block).rejected[0]?.reason, "overlaps private-key (more specific)");
+  },
+});
+
+Deno.test({
+  name: "redactText() never rewrites a placeholder and counts every span",
+  permissions: "none",
+  fn() {
+    const text = `a ${AWS} b ${AWS} c lan@mailbox.vn d ${GITHUB}`;
+    const result = redactText(text);
+    assert.equal(result.text, "a <AWS_KEY> b <AWS_KEY> c <EMAIL> d <GITHUB_TOKEN>");
+    assert.equal(result.matchCount, 4);
+    assert.deepEqual(result.counts, { "aws-access-key-id": 2, email: 1, "github-token": 1 });
+    assert.deepEqual(redactText(result.text).counts, {});
+  },
+});
+
+Deno.test({
+  name: "redactText() removes a <private> span whole before any other rule",
+  permissions: "none",
+  fn() {
+    const result = redactText(`hi <private>my key ${AWS} and lan@mailbox.vn</private> bye`);
+    assert.equal(result.text, "hi <PRIVATE> bye");
+    assert.deepEqual(result.counts, { "private-span": 1 });
+  },
+});
+
+Deno.test({
+  name: "redactText() keeps addresses at allowed e-mail domains and their subdomains",
+  permissions: "none",
+  fn() {
+    const text = "ops@acme.vn, dev@mail.acme.vn, lan@mailbox.vn";
+    const result = redactText(text, { allowEmailDomains: ["ACME.vn"] });
+    assert.equal(result.text, "ops@acme.vn, dev@mail.acme.vn, <EMAIL>");
+    assert.equal(result.matchCount, 1);
+  },
+});
+
+Deno.test({
+  name: "redactValue() redacts nested string values only and sums counts",
+  permissions: "none",
+  fn() {
+    const value = { [AWS]: [AWS, { deep: `mail lan@mailbox.vn` }], n: 5, ok: true, none: null };
+    const result = redactValue(value);
+    assert.deepEqual(result.value, {
+      [AWS]: ["<AWS_KEY>", { deep: "mail <EMAIL>" }],
+      n: 5,
+      ok: true,
+      none: null,
+    });
+    assert.equal(result.matchCount, 2);
+    assert.deepEqual(result.counts, { "aws-access-key-id": 1, email: 1 });
+  },
+});
+
+Deno.test({
+  name: "redactValue() walks a value nested 10,000 deep without overflow",
+  permissions: "none",
+  fn() {
+    let value: unknown = AWS;
+    for (let i = 0; i < 10_000; i++) value = [value];
+    const result = redactValue(value);
+    assert.equal(result.matchCount, 1);
+  },
+});
+
+Deno.test({
+  name: "explainText() lists matches with offsets and rejected candidates with reasons",
+  permissions: "none",
+  fn() {
+    const text = `k ${AWS} and AKIAIOSFODNN7EXAMPLE`;
+    const explained = explainText(text);
+    assert.deepEqual(explained.matches, [
+      { ruleId: "aws-access-key-id", placeholder: "<AWS_KEY>", start: 2, end: 22 },
+    ]);
+    assert.deepEqual(explained.rejected, [
+      { ruleId: "aws-access-key-id", start: 27, end: 47, reason: "allowlisted by /EXAMPLE$/" },
+    ]);
+  },
+});
+
+Deno.test({
+  name: "scanText() resolves overlaps by priority, then length, and reports the loser",
+  permissions: "none",
+  fn() {
+    const base = {
+      description: "",
+      validators: [],
+      allowlist: [],
+      truePositives: [],
+      falsePositives: [],
+    };
+    const rules: Rule[] = [
+      { ...base, id: "wide", placeholder: "<W>", keywords: [], pattern: /abcdef/dg, priority: 1 },
+      { ...base, id: "narrow", placeholder: "<N>", keywords: [], pattern: /cd/dg, priority: 2 },
+      { ...base, id: "gated", placeholder: "<G>", keywords: ["zzz"], pattern: /ab/dg, priority: 9 },
+    ];
+    const scan = scanText("xabcdefx", rules, { explain: true });
+    assert.deepEqual(scan.findings, [{ ruleId: "narrow", placeholder: "<N>", start: 3, end: 5 }]);
+    assert.deepEqual(scan.rejections, [
+      { ruleId: "wide", start: 1, end: 7, reason: "overlaps narrow (more specific)" },
+    ]);
+    assert.equal(applyFindings("xabcdefx", scan.findings), "xab<N>efx");
+  },
+});
+
+Deno.test({
+  name: "validators: entropy, Luhn, mod-97 and CCCD structure",
+  permissions: "none",
+  fn() {
+    assert.equal(shannonEntropy("aaaa"), 0);
+    assert.equal(shannonEntropy("abcd"), 2);
+    assert.ok(luhnValid("4539 1488 0343 6467"));
+    assert.ok(!luhnValid("4539 1488 0343 6468"));
+    assert.ok(mod97Valid("GB82 WEST 1234 5698 7654 32"));
+    assert.ok(!mod97Valid("GB83 WEST 1234 5698 7654 32"));
+    assert.equal(cccdProblem("001204012345"), undefined);
+    assert.equal(cccdProblem("100234567891"), "province code 100 unknown");
+    assert.equal(cccdProblem("001504012345"), "century digit 5 outside 1900–2099");
+  },
+});
+
+const MIB = 1024 * 1024;
+const PROSE_UNIT =
+  "The checkout service times out when the cart has more than 40 items; the trace shows the " +
+  "pricing call retried 3 times at 2025-11-30T10:42:17Z (order 88213, PR #4521, commit 9f2c1ab).\n";
+const ADVERSARIAL: Array<[string, string]> = [
+  ["a×1M", "a".repeat(MIB)],
+  ["digits", "0123456789".repeat(MIB / 10)],
+  ["sk- repeated", "sk-".repeat(MIB / 3)],
+  ["eyJ repeated", "eyJ".repeat(MIB / 3)],
+  ["x@ repeated", "x@".repeat(MIB / 2)],
+  ["+84 repeated", "+84 ".repeat(MIB / 4)],
+  ["api_key= repeated", "api_key=".repeat(MIB / 8)],
+  ["BEGIN without END", "-----BEGIN RSA PRIVATE KEY-----".repeat(MIB / 31)],
+  ["<private> unclosed", "<private>".repeat(MIB / 9)],
+  ["password is repeated", "password is ".repeat(MIB / 12)],
+];
+
+function medianMs(text: string, runs: number): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    redactText(text);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+Deno.test({
+  name: "redactText() stays linear: 1 MiB of adversarial text < 12× the time of 1 MiB of prose",
+  permissions: "none",
+  fn() {
+    const prose = PROSE_UNIT.repeat(Math.ceil(MIB / PROSE_UNIT.length)).slice(0, MIB);
+    redactText(prose);
+    const baseline = medianMs(prose, 3);
+    for (const [name, text] of ADVERSARIAL) {
+      redactText(text);
+      const ratio = medianMs(text, 3) / baseline;
+      assert.ok(ratio < 12, `${name}: ${ratio.toFixed(1)}× the prose time`);
+    }
+  },
+});
