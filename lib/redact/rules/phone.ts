@@ -27,6 +27,11 @@ function digitsBetween(min: number, max: number): (c: Candidate) => string | und
   };
 }
 
+function notDecimal(c: Candidate): string | undefined {
+  const separators = c.secret.match(/[ .()-]/g) ?? [];
+  return separators.length === 1 && separators[0] === "." ? "decimal number" : undefined;
+}
+
 function notDate(c: Candidate): string | undefined {
   return /\d{4}-\d{2}-\d{2}|\d{2}[./-]\d{2}[./-]\d{4}/.test(c.secret) ? "date" : undefined;
 }
@@ -58,12 +63,12 @@ export const phoneNational: Rule = {
   keywords: ["0"],
   pattern: new RegExp(
     "(?<![\\w.+/:-])(?:\\(0\\d{1,4}\\)[ .-]?\\d{3,4}[ .-]?\\d{3,4}" +
-      "|0\\d{1,4}(?<sep>[ .-])\\d{2,8}(?:\\k<sep>\\d{2,6}){0,3}" +
+      "|0[1-9]\\d{0,3}(?<sep>[ .-])\\d{2,8}(?:\\k<sep>\\d{2,6}){0,3}" +
       "|0[35789]\\d{8})(?![\\w]|[.:/-]\\d)",
     "dg",
   ),
   priority: 150,
-  validators: [digitsBetween(9, 11), notDate],
+  validators: [digitsBetween(9, 11), notDate, notDecimal],
   allowlist: [],
   truePositives: [
     "gọi 0912 345 678 nhé",
@@ -78,6 +83,8 @@ export const phoneNational: Rule = {
     "due 05.06.2024",
     // A version and a ratio.
     "v0.12.3 and 0.75",
+    // A coordinate and a zero-padded zip pair.
+    "lat 021.028511 zip 00123 45678",
     // A 12-digit id that starts with 0.
     "id 087195303790",
   ],
@@ -90,11 +97,11 @@ export const phoneNanp: Rule = {
   placeholder: "<PHONE>",
   keywords: [],
   pattern:
-    /(?<![\w.+/:-])(?:\([2-9]\d{2}\)[ ]?[2-9]\d{2}[ .-]\d{4}|[2-9]\d{2}-[2-9]\d{2}-\d{4}|[2-9]\d{2}\.[2-9]\d{2}\.\d{4}|[2-9]\d{2} [2-9]\d{2} \d{4})(?![\w-]|[.:/]\d)/dg,
+    /(?<![\w.+/:-])(?:1[ .-])?(?:\([2-9]\d{2}\)[ ]?[2-9]\d{2}[ .-]\d{4}|[2-9]\d{2}-[2-9]\d{2}-\d{4}|[2-9]\d{2}\.[2-9]\d{2}\.\d{4}|[2-9]\d{2} [2-9]\d{2} \d{4})(?![\w-]|[.:/]\d)/dg,
   priority: 150,
   validators: [],
   allowlist: [],
-  truePositives: ["(415) 555-0134", "call 303-555-0172", "fax 212 555 0147"],
+  truePositives: ["(415) 555-0134", "call 303-555-0172", "fax 212 555 0147", "1-800-555-0199"],
   falsePositives: [
     // An ISBN.
     "ISBN 978-1-449-37332-0",
