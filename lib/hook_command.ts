@@ -11,9 +11,13 @@
 import { HOOK_EVENTS, type HookEvent } from "./kinds.ts";
 import { hookPermissionFlags } from "./permissions.ts";
 
-/** The hook script of this checkout. */
+/**
+ * The hook script of this checkout: `hook/main.ts` bundled into one minified
+ * file by `deno task bundle` (committed; a test keeps it in step with the
+ * source). One file instead of ~45 modules starts several ms sooner.
+ */
 export const DEFAULT_HOOK_SCRIPT = decodeURIComponent(
-  new URL("../hook/main.ts", import.meta.url).pathname,
+  new URL("../hook/dist/hook.js", import.meta.url).pathname,
 );
 
 /** Options for {@linkcode buildHookCommand}. */

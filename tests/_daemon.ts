@@ -8,6 +8,7 @@
 
 import { daemonPermissionFlags, hookPermissionFlags } from "../lib/permissions.ts";
 import { openStore } from "../lib/store.ts";
+import { DEFAULT_HOOK_SCRIPT } from "../lib/hook_command.ts";
 import type { StoredRow } from "../lib/rows.ts";
 
 /** The repository root. */
@@ -178,7 +179,7 @@ export interface RunHookOptions {
   flags?: string[];
 }
 
-/** Runs the hook as Claude Code does: a subprocess, the payload on stdin. */
+/** Runs the hook as Claude Code does: the installed (bundled) script in a subprocess, the payload on stdin. */
 export async function runHook(
   paths: { socket: string; traceDir: string },
   event: string,
@@ -194,7 +195,7 @@ export async function runHook(
       "run",
       "-q",
       ...flags,
-      `${ROOT}/hook/main.ts`,
+      DEFAULT_HOOK_SCRIPT,
       "--socket",
       socket,
       "--trace-dir",
