@@ -13,7 +13,7 @@ import { HOOK_EVENTS, type HookEvent, isHookEvent } from "../lib/kinds.ts";
 import { parseHookPayload } from "../lib/payload.ts";
 import { buildDraft, type Draft, redactionFailedDraft } from "../lib/draft.ts";
 import { encodeFrame, type Frame, FRAME_VERSION, MAX_FRAME_BYTES } from "../lib/frame.ts";
-import { sendFrame } from "../lib/send.ts";
+import { connectEarly, type PendingConnection, sendFrame } from "../lib/send.ts";
 import { spoolDir } from "../lib/paths.ts";
 import { pruneSpool, spoolFileName, writeSpoolFile } from "../lib/spool.ts";
 import {
@@ -166,6 +166,10 @@ async function main(): Promise<void> {
     warn("unknown_fields", `ignored ${parsed.unknownKeys.join(", ")}`);
   }
   const uid = args.asUid ?? Deno.uid() ?? -1;
+  const distrust = socketDistrust(args.socket, uid);
+  const connection: PendingConnection | undefined = distrust === undefined
+    ? connectEarly(args.socket)
+    : undefined;
   const { traceId, trusted } = traceIdFor(args, parsed.payload.session_id, uid);
   const capturedAtNs = Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3;
   const draft = draftFor(args, parsed, { traceId, capturedAtNs });
@@ -191,13 +195,12 @@ async function main(): Promise<void> {
   const dir = spoolDir(args.traceDir);
   const name = spoolFileName(capturedAtNs, frame.id);
   const spooled = trusted ? spool(dir, name, bytes) : undefined;
-  const distrust = socketDistrust(args.socket, uid);
   let outcome: Outcome;
-  if (distrust !== undefined) {
+  if (connection === undefined) {
     warn("socket_untrusted", `${args.socket} ${distrust}; the frame stays in the spool`);
     outcome = "socket_unavailable";
   } else {
-    const sent = await sendFrame(args.socket, bytes);
+    const sent = await sendFrame(connection, bytes);
     outcome = sent.outcome;
     if (outcome !== "ok") warn(outcome, `${args.socket}: ${sent.detail}`);
   }

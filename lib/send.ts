@@ -4,6 +4,10 @@
  * daemon to close in turn: a daemon that accepts and never reads is then
  * caught as `emit_timeout` instead of being mistaken for success.
  *
+ * The hook starts connecting as soon as it has a valid payload
+ * ({@linkcode connectEarly}), so the connection is ready by the time the
+ * frame is: the connect overlaps redaction instead of adding to it.
+ *
  * @module
  */
 
@@ -20,9 +24,17 @@ export interface SendResult {
   detail?: string;
 }
 
-/** Sends `bytes` to the Unix socket at `path`. Never throws. */
+/** A connection being made: the connection, or the error that prevented it. */
+export type PendingConnection = Promise<Deno.UnixConn | Error>;
+
+/** Starts connecting to the Unix socket at `path`; never rejects. */
+export function connectEarly(path: string): PendingConnection {
+  return Deno.connect({ transport: "unix", path }).catch((error: Error) => error);
+}
+
+/** Sends `bytes` over a pending connection within the budget. Never throws. */
 export async function sendFrame(
-  path: string,
+  connection: PendingConnection,
   bytes: Uint8Array,
   options: { budgetMs?: number } = {},
 ): Promise<SendResult> {
@@ -33,12 +45,12 @@ export async function sendFrame(
   );
   let conn: Deno.UnixConn | undefined;
   try {
-    const connected = await Promise.race([
-      Deno.connect({ transport: "unix", path }),
-      expired,
-    ]);
+    const connected = await Promise.race([connection, expired]);
     if (connected === "expired") {
       return { outcome: "emit_timeout", detail: `connect took over ${budgetMs} ms` };
+    }
+    if (connected instanceof Error) {
+      return { outcome: "socket_unavailable", detail: connected.message };
     }
     conn = connected;
     const delivered = await Promise.race([deliver(conn, bytes), expired]);
