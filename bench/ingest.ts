@@ -1,7 +1,8 @@
 /**
- * Daemon ingest: S concurrent senders, each connecting once per frame as a hook
- * does, against a real daemon. Reports rows per second committed durably and
- * the p99 from frame sent to row visible in the store; then `verify`'s speed.
+ * Daemon ingest: S concurrent senders against a real daemon, either streaming
+ * frames on one connection each or connecting once per frame as hooks do.
+ * Reports rows per second committed durably and the p99 from frame sent to row
+ * visible in the store; then `verify`'s speed.
  *
  * @module
  */
@@ -59,10 +60,24 @@ async function sendOne(socket: string, bytes: Uint8Array): Promise<void> {
   }
 }
 
+/** Options for {@linkcode measureIngest}. */
+export interface MeasureIngestOptions {
+  /** Concurrent senders. */
+  senders: number;
+  /** Frames in all. */
+  frames: number;
+  /**
+   * `connection`: one connection per frame, as hooks send; `stream`: each
+   * sender keeps one connection and writes its frames on it (the wire allows
+   * several frames per connection), which measures the daemon's own rate.
+   */
+  mode: "connection" | "stream";
+}
+
 /** Sends `frames` frames from `senders` concurrent senders and times their commits. */
 export async function measureIngest(
   paths: { socket: string; db: string },
-  options: { senders: number; frames: number },
+  options: MeasureIngestOptions,
 ): Promise<IngestResult> {
   const reader = openStore(paths.db, { readOnly: true });
   const startCount = reader.count();
@@ -83,12 +98,23 @@ export async function measureIngest(
     }
   })();
   await Promise.all(Array.from({ length: options.senders }, async () => {
+    const stream = options.mode === "stream"
+      ? await Deno.connect({ transport: "unix", path: paths.socket })
+      : undefined;
     while (next < options.frames) {
       const index = next++;
       const nowNs = Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3;
       const bytes = encodeFrame(frameOf(index, nowNs));
       sentAt[index] = performance.now();
-      await sendOne(paths.socket, bytes);
+      if (stream) {
+        let written = 0;
+        while (written < bytes.length) written += await stream.write(bytes.subarray(written));
+      } else await sendOne(paths.socket, bytes);
+    }
+    if (stream) {
+      await stream.closeWrite();
+      while ((await stream.read(new Uint8Array(16))) !== null) { /* wait for close */ }
+      stream.close();
     }
   }));
   done = true;

@@ -11,12 +11,13 @@ import { blake3 } from "@noble/hashes/blake3";
 import { stringifyJson } from "./json.ts";
 
 const encoder = new TextEncoder();
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 
 /** BLAKE3 (32 bytes) of a string's UTF-8 bytes or of raw bytes, as lowercase hex. */
 export function blake3Hex(data: string | Uint8Array): string {
   const digest = blake3(typeof data === "string" ? encoder.encode(data) : data);
   let hex = "";
-  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
+  for (const byte of digest) hex += HEX[byte];
   return hex;
 }
 
