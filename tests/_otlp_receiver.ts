@@ -10,6 +10,8 @@
 
 /** One request as received. */
 export interface OtlpRequest {
+  /** `POST` for exports (the daemon probes with `GET` on shutdown). */
+  method: string;
   /** The URL path, e.g. `/v1/traces`. */
   path: string;
   /** The `content-type` header. */
@@ -274,7 +276,13 @@ export function startOtlpReceiver(options: OtlpReceiverOptions = {}): OtlpReceiv
             // Kept raw.
           }
         }
-        requests.push({ path: new URL(request.url).pathname, contentType, body, json });
+        requests.push({
+          method: request.method,
+          path: new URL(request.url).pathname,
+          contentType,
+          body,
+          json,
+        });
         const answer = contentType.includes("json") ? "{}" : new Uint8Array();
         return new Response(answer, {
           headers: { "content-type": contentType || "application/json" },
@@ -284,15 +292,14 @@ export function startOtlpReceiver(options: OtlpReceiverOptions = {}): OtlpReceiv
     port = server.addr.port;
     stop = () => server.shutdown();
   }
+  const exports = (path: string) => requests.filter((r) => r.method === "POST" && r.path === path);
   const receiver: OtlpReceiver = {
     endpoint: `http://127.0.0.1:${port}`,
     host: `127.0.0.1:${port}`,
     requests,
     connections: () => accepted,
-    spans: () =>
-      requests.filter((r) => r.path === "/v1/traces").flatMap((r) => parseTracesRequest(r.json)),
-    points: () =>
-      requests.filter((r) => r.path === "/v1/metrics").flatMap((r) => parseMetricsRequest(r.json)),
+    spans: () => exports("/v1/traces").flatMap((r) => parseTracesRequest(r.json)),
+    points: () => exports("/v1/metrics").flatMap((r) => parseMetricsRequest(r.json)),
     latest(name, attributes = {}) {
       const series = new Map<string, ReceivedPoint>();
       for (const point of receiver.points()) {
