@@ -10,6 +10,7 @@
 import { encodeFrame, type Frame, FRAME_VERSION } from "../lib/frame.ts";
 import { openStore } from "../lib/store.ts";
 import { percentile } from "./_stats.ts";
+import { sendRaw } from "../tests/_daemon.ts";
 
 /** One ingest run's result. */
 export interface IngestResult {
@@ -46,18 +47,6 @@ function frameOf(index: number, nowNs: number): Frame {
       redactions: {},
     },
   };
-}
-
-async function sendOne(socket: string, bytes: Uint8Array): Promise<void> {
-  const conn = await Deno.connect({ transport: "unix", path: socket });
-  try {
-    let written = 0;
-    while (written < bytes.length) written += await conn.write(bytes.subarray(written));
-    await conn.closeWrite();
-    while ((await conn.read(new Uint8Array(16))) !== null) { /* wait for close */ }
-  } finally {
-    conn.close();
-  }
 }
 
 /** Options for {@linkcode measureIngest}. */
@@ -109,7 +98,7 @@ export async function measureIngest(
       if (stream) {
         let written = 0;
         while (written < bytes.length) written += await stream.write(bytes.subarray(written));
-      } else await sendOne(paths.socket, bytes);
+      } else await sendRaw(paths.socket, bytes);
     }
     if (stream) {
       await stream.closeWrite();

@@ -9,6 +9,8 @@
 import { daemonPermissionFlags, hookPermissionFlags } from "../lib/permissions.ts";
 import { openStore } from "../lib/store.ts";
 import { DEFAULT_HOOK_SCRIPT } from "../lib/hook_command.ts";
+import { type Frame, FRAME_VERSION } from "../lib/frame.ts";
+import { ROW_KINDS } from "../lib/kinds.ts";
 import type { StoredRow } from "../lib/rows.ts";
 
 /** The repository root. */
@@ -258,4 +260,50 @@ export async function waitForRows(
 export async function fixture(name: string, sessionId?: string): Promise<string> {
   const text = await Deno.readTextFile(`${FIXTURES}/${name}.json`);
   return sessionId ? text.replaceAll("3f1c2a9e-7b4d-4e8a-9c61-0d2b5e8f4a17", sessionId) : text;
+}
+
+/** A valid prompt frame numbered `index` (id, text and time derive from it). */
+export function testFrame(index: number, options: { text?: string } = {}): Frame {
+  return {
+    v: FRAME_VERSION,
+    id: index.toString(16).padStart(32, "0"),
+    kind: ROW_KINDS.prompt,
+    payload: {
+      session_id: "3f1c2a9e-7b4d-4e8a-9c61-0d2b5e8f4a17",
+      prompt_redacted: options.text ?? `prompt number ${index}`,
+      cwd: "/work/project",
+      trace_id: "ab".repeat(16),
+      captured_at_ns: 1_700_000_000_000_000_000 + index * 1_000_000,
+      redaction_match_count: 0,
+    },
+    telemetry: {
+      hook_kind: "userpromptsubmit",
+      started_at_ns: 1,
+      ended_at_ns: 2,
+      outcome: "ok",
+      redactions: {},
+    },
+  };
+}
+
+/**
+ * Writes raw bytes to the daemon as a hook would (then half-closes and waits
+ * for the daemon to close). Never throws: the daemon may close first on a
+ * fatal frame.
+ */
+export async function sendRaw(socket: string, bytes: Uint8Array): Promise<void> {
+  let conn: Deno.UnixConn | undefined;
+  try {
+    conn = await Deno.connect({ transport: "unix", path: socket });
+    let written = 0;
+    while (written < bytes.length) written += await conn.write(bytes.subarray(written));
+    await conn.closeWrite();
+    while ((await conn.read(new Uint8Array(64))) !== null) { /* wait for close */ }
+  } catch {
+    // Closed by the daemon.
+  } finally {
+    try {
+      conn?.close();
+    } catch { /* closed */ }
+  }
 }

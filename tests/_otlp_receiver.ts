@@ -8,6 +8,8 @@
  * @module
  */
 
+import { flatten, type KeyValue } from "./_otlp_json.ts";
+
 /** One request as received. */
 export interface OtlpRequest {
   /** `POST` for exports (the daemon probes with `GET` on shutdown). */
@@ -86,35 +88,6 @@ export interface OtlpReceiver {
   latest(name: string, attributes?: Record<string, unknown>): number | undefined;
   /** Stops the receiver and drops its connections. */
   stop(): Promise<void>;
-}
-
-interface AnyValue {
-  stringValue?: string;
-  intValue?: string | number;
-  doubleValue?: number;
-  boolValue?: boolean;
-  arrayValue?: { values?: AnyValue[] };
-}
-
-interface KeyValue {
-  key: string;
-  value?: AnyValue;
-}
-
-function unwrap(value: AnyValue | undefined): unknown {
-  if (value === undefined) return undefined;
-  if (value.stringValue !== undefined) return value.stringValue;
-  if (value.intValue !== undefined) return Number(value.intValue);
-  if (value.doubleValue !== undefined) return value.doubleValue;
-  if (value.boolValue !== undefined) return value.boolValue;
-  if (value.arrayValue !== undefined) return (value.arrayValue.values ?? []).map(unwrap);
-  return undefined;
-}
-
-function flatten(values: KeyValue[] | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const kv of values ?? []) out[kv.key] = unwrap(kv.value);
-  return out;
 }
 
 interface JsonSpan {

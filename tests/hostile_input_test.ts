@@ -8,10 +8,10 @@
  */
 
 import assert from "node:assert/strict";
-import { encodeFrame, type Frame, FRAME_VERSION, FrameDecoder, FrameError } from "../lib/frame.ts";
+import { encodeFrame, FRAME_VERSION, FrameDecoder, FrameError } from "../lib/frame.ts";
 import { parseHookPayload } from "../lib/payload.ts";
 import { HOOK_EVENTS } from "../lib/kinds.ts";
-import { startTestDaemon, waitForRows } from "./_daemon.ts";
+import { sendRaw, startTestDaemon, testFrame, waitForRows } from "./_daemon.ts";
 
 const CASES = 10_000;
 
@@ -27,31 +27,8 @@ function random(seed: number): () => number {
   };
 }
 
-function validFrame(index: number): Frame {
-  return {
-    v: FRAME_VERSION,
-    id: index.toString(16).padStart(32, "0"),
-    kind: "memory.claude_prompt",
-    payload: {
-      session_id: "3f1c2a9e-7b4d-4e8a-9c61-0d2b5e8f4a17",
-      prompt_redacted: `hostile ${index}`,
-      cwd: "/p",
-      trace_id: "cd".repeat(16),
-      captured_at_ns: 1_700_000_000_000_000_000 + index,
-      redaction_match_count: 0,
-    },
-    telemetry: {
-      hook_kind: "userpromptsubmit",
-      started_at_ns: 1,
-      ended_at_ns: 2,
-      outcome: "ok",
-      redactions: {},
-    },
-  };
-}
-
 function hostileBytes(next: () => number, index: number): Uint8Array {
-  const valid = encodeFrame(validFrame(index));
+  const valid = encodeFrame(testFrame(index));
   const pick = Math.floor(next() * 8);
   switch (pick) {
     case 0:
@@ -113,7 +90,7 @@ Deno.test({
       }
       // The decoder still works for a valid frame unless it was poisoned by a huge length.
       if (!decoder.fatal && decoder.pending === 0) {
-        const after = decoder.push(encodeFrame(validFrame(i)));
+        const after = decoder.push(encodeFrame(testFrame(i)));
         assert.ok(after.length === 1 && "frame" in after[0]!, `case ${i} recovers`);
       }
     }
@@ -194,32 +171,17 @@ function residentKiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
 }
 
-async function send(socket: string, bytes: Uint8Array): Promise<void> {
-  try {
-    const conn = await Deno.connect({ transport: "unix", path: socket });
-    try {
-      await conn.write(bytes);
-      await conn.closeWrite();
-      while ((await conn.read(new Uint8Array(64))) !== null) { /* wait for close */ }
-    } finally {
-      conn.close();
-    }
-  } catch {
-    // The daemon closed first: fine.
-  }
-}
-
 Deno.test("daemon: 2,000 hostile frames leave it alive with resident memory bounded", async () => {
   const daemon = await startTestDaemon();
   try {
     const pid = daemon.process.pid;
     const next = random(7);
-    for (let i = 0; i < 200; i++) await send(daemon.socket, hostileBytes(next, i));
+    for (let i = 0; i < 200; i++) await sendRaw(daemon.socket, hostileBytes(next, i));
     const before = residentKiB(pid);
-    for (let i = 200; i < 2200; i++) await send(daemon.socket, hostileBytes(next, i));
-    await send(daemon.socket, encodeFrame(validFrame(999_999)));
+    for (let i = 200; i < 2200; i++) await sendRaw(daemon.socket, hostileBytes(next, i));
+    await sendRaw(daemon.socket, encodeFrame(testFrame(999_999)));
     const rows = await waitForRows(daemon.db, 1);
-    assert.ok(rows.some((row) => row.payload.prompt_redacted === "hostile 999999"));
+    assert.ok(rows.some((row) => row.payload.prompt_redacted === "prompt number 999999"));
     const after = residentKiB(pid);
     assert.ok(after < before * 1.5 + 20_000, `RSS ${before} KiB → ${after} KiB`);
   } finally {

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { encodeFrame, type Frame, FRAME_VERSION } from "../lib/frame.ts";
+import { encodeFrame, type Frame } from "../lib/frame.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import { PAYLOAD_FIELDS } from "../lib/rows.ts";
 import {
@@ -15,8 +15,10 @@ import {
   readRows,
   ROOT,
   runHook,
+  sendRaw,
   startTestDaemon,
   type TestDaemon,
+  testFrame,
   waitForRows,
 } from "./_daemon.ts";
 
@@ -285,46 +287,6 @@ Deno.test("hook: stdin over 16 MiB → invalid_payload, exit 0", async () => {
   }
 });
 
-function frameOf(index: number, kind: string = ROW_KINDS.prompt): Frame {
-  const id = index.toString(16).padStart(32, "0");
-  return {
-    v: FRAME_VERSION,
-    id,
-    kind: kind as Frame["kind"],
-    payload: {
-      session_id: "3f1c2a9e-7b4d-4e8a-9c61-0d2b5e8f4a17",
-      prompt_redacted: `prompt number ${index}`,
-      cwd: "/work/project",
-      trace_id: "ab".repeat(16),
-      captured_at_ns: 1_700_000_000_000_000_000 + index * 1_000_000,
-      redaction_match_count: 0,
-    },
-    telemetry: {
-      hook_kind: "userpromptsubmit",
-      started_at_ns: 1,
-      ended_at_ns: 2,
-      outcome: "ok",
-      redactions: {},
-    },
-  };
-}
-
-async function sendRaw(socket: string, bytes: Uint8Array): Promise<void> {
-  const conn = await Deno.connect({ transport: "unix", path: socket });
-  try {
-    let written = 0;
-    while (written < bytes.length) written += await conn.write(bytes.subarray(written));
-    await conn.closeWrite();
-    while ((await conn.read(new Uint8Array(64))) !== null) { /* wait for close */ }
-  } catch {
-    // The daemon may close on a fatal frame before we finish.
-  } finally {
-    try {
-      conn.close();
-    } catch { /* closed */ }
-  }
-}
-
 async function runVerifyCli(daemon: TestDaemon): Promise<{ code: number; out: string }> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-q", "-A", `${ROOT}/install/main.ts`, "verify"],
@@ -336,7 +298,7 @@ async function runVerifyCli(daemon: TestDaemon): Promise<{ code: number; out: st
 
 Deno.test("verify() passes on a fresh chain of 1,000 rows and names the first edited seq", async () => {
   await withDaemon(async (daemon) => {
-    const frames = Array.from({ length: 1000 }, (_, i) => encodeFrame(frameOf(i + 1)));
+    const frames = Array.from({ length: 1000 }, (_, i) => encodeFrame(testFrame(i + 1)));
     const all = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
     let offset = 0;
     for (const frame of frames) {
@@ -368,10 +330,10 @@ Deno.test("daemon: survives garbage on its socket and accepts the next valid fra
     new DataView(invalidJson.buffer).setUint32(0, body.length);
     invalidJson.set(body, 4);
     const huge = new Uint8Array([0xff, 0xff, 0xff, 0xff, 1, 2, 3]);
-    const truncated = encodeFrame(frameOf(1)).subarray(0, 30);
-    const unknownKind = encodeFrame({ ...frameOf(2), kind: "memory.nope" as Frame["kind"] });
+    const truncated = encodeFrame(testFrame(1)).subarray(0, 30);
+    const unknownKind = encodeFrame({ ...testFrame(2), kind: "memory.nope" as Frame["kind"] });
     const unknownKey = new TextEncoder().encode(
-      JSON.stringify({ ...frameOf(3), extra: true }),
+      JSON.stringify({ ...testFrame(3), extra: true }),
     );
     const unknownKeyFrame = new Uint8Array(4 + unknownKey.length);
     new DataView(unknownKeyFrame.buffer).setUint32(0, unknownKey.length);
@@ -389,7 +351,7 @@ Deno.test("daemon: survives garbage on its socket and accepts the next valid fra
       await t.step(name, async () => {
         await sendRaw(daemon.socket, bytes);
         expected++;
-        await sendRaw(daemon.socket, encodeFrame(frameOf(100 + expected)));
+        await sendRaw(daemon.socket, encodeFrame(testFrame(100 + expected)));
         const rows = await waitForRows(daemon.db, expected);
         assert.equal(rows.length, expected);
       });

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { type AnyValue, flatten, type KeyValue, unwrap } from "../_otlp_json.ts";
+
 /** One log record, its attributes flattened to plain values. */
 export interface OtlpLogRecord {
   /** The record's body when it is a string (Claude Code puts `claude_code.<event>` there). */
@@ -23,37 +25,6 @@ export interface OtlpLogsReceiver {
   records: OtlpLogRecord[];
   /** Stops the receiver and waits until it has closed. */
   stop(): Promise<void>;
-}
-
-interface AnyValue {
-  stringValue?: string;
-  intValue?: string | number;
-  doubleValue?: number;
-  boolValue?: boolean;
-  arrayValue?: { values?: AnyValue[] };
-  kvlistValue?: { values?: KeyValue[] };
-}
-
-interface KeyValue {
-  key: string;
-  value?: AnyValue;
-}
-
-function unwrap(value: AnyValue | undefined): unknown {
-  if (value === undefined) return undefined;
-  if (value.stringValue !== undefined) return value.stringValue;
-  if (value.intValue !== undefined) return Number(value.intValue);
-  if (value.doubleValue !== undefined) return value.doubleValue;
-  if (value.boolValue !== undefined) return value.boolValue;
-  if (value.arrayValue !== undefined) return (value.arrayValue.values ?? []).map(unwrap);
-  if (value.kvlistValue !== undefined) return flatten(value.kvlistValue.values);
-  return undefined;
-}
-
-function flatten(values: KeyValue[] | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const kv of values ?? []) out[kv.key] = unwrap(kv.value);
-  return out;
 }
 
 /** Flattens an OTLP `ExportLogsServiceRequest` JSON body into records. Exported for unit tests. */
