@@ -9,7 +9,8 @@
 
 import assert from "node:assert/strict";
 import { explainText, redactText, redactValue } from "../lib/redact/mod.ts";
-import { applyFindings, type Rule, scanText } from "../lib/redact/_engine.ts";
+import { applyFindings, type Rule, scanText, TextFacts } from "../lib/redact/_engine.ts";
+import { RULES } from "../lib/redact/rules/mod.ts";
 import { cccdProblem, luhnValid, mod97Valid, shannonEntropy } from "../lib/redact/_validators.ts";
 
 /** Synthetic secrets, made up for these tests. */
@@ -283,5 +284,40 @@ Deno.test({
       const ratio = medianMs(text, 3) / baseline;
       assert.ok(ratio < 12, `${name}: ${ratio.toFixed(1)}× the prose time`);
     }
+  },
+});
+
+Deno.test({
+  name: "a rule's precheck passes on every true positive (it only skips text that cannot match)",
+  permissions: "none",
+  fn() {
+    for (const rule of RULES) {
+      if (rule.precheck === undefined) continue;
+      for (const sample of rule.truePositives) {
+        assert.ok(rule.precheck(new TextFacts(sample)), `${rule.id}: ${sample}`);
+      }
+    }
+  },
+});
+
+Deno.test({
+  name: "TextFacts.digitCluster() counts digits joined by up to two separators, capped at 13",
+  permissions: "none",
+  fn() {
+    assert.equal(new TextFacts("order 88213 at 10:42").digitCluster(), 0);
+    assert.equal(new TextFacts("call (415) 555-0134").digitCluster(), 10);
+    assert.equal(new TextFacts("+84 912 345 678").digitCluster(), 11);
+    assert.equal(new TextFacts("4539 1488 0343 6467").digitCluster(), 13);
+    assert.equal(new TextFacts("1 2 3 4 5 6 7 8").digitCluster(), 8);
+    assert.equal(new TextFacts("1 2 3 4   5 6 7 8").digitCluster(), 0);
+  },
+});
+
+Deno.test({
+  name: "an AWS secret right after a lowercase key id is still found",
+  permissions: "none",
+  fn() {
+    const text = "akiaq3egt7wk2m5zrn4p, Zk3+Qm9vTr2LwX8pYb4N/cH6sJd1FgA7eVu5RoKi";
+    assert.equal(redactText(text).counts["aws-secret-access-key"], 1);
   },
 });

@@ -2,7 +2,10 @@
  * The redaction engine. It runs fixed steps and can say why:
  *
  * 1. one lowercase pass over the text, then each rule's keywords are looked
- *    up in it, so only the rules whose keywords occur run at all;
+ *    up in it, and its optional precheck (a cheap necessary condition over
+ *    {@linkcode TextFacts}) is asked, so only rules that could match run at
+ *    all: in a short-lived process compiling a pattern costs far more than
+ *    scanning with it;
  * 2. each remaining rule's pattern yields candidate spans (the `secret` named
  *    group when the rule has one, else the whole match);
  * 3. validators and then allowlists may reject a candidate, with a reason;
@@ -55,6 +58,12 @@ export interface Rule {
    * rule to run; empty means the rule always runs.
    */
   keywords: readonly string[];
+  /**
+   * A cheap necessary condition, asked after the keywords: when it returns
+   * `false`, no candidate of this rule could survive its validators, so the
+   * pattern is never compiled or run. Must not change what is redacted.
+   */
+  precheck?: (facts: TextFacts) => boolean;
   /** The pattern; must carry the `g` and `d` flags. */
   pattern: RegExp;
   /** Name of the group holding the secret; the whole match when omitted. */
@@ -119,6 +128,49 @@ export interface ScanOptions extends EngineOptions {
   explain?: boolean;
 }
 
+/**
+ * Facts about one text for rule prechecks, each computed at most once and
+ * only when first asked for.
+ */
+export class TextFacts {
+  /** The text being redacted. */
+  readonly text: string;
+  /** The text, lowercased. */
+  readonly lower: string;
+  #digits = -1;
+
+  /** Wraps one text (and its lowercase form). */
+  constructor(text: string, lower: string = text.toLowerCase()) {
+    this.text = text;
+    this.lower = lower;
+  }
+
+  /**
+   * Digits in the longest cluster of digits joined by at most two of
+   * ` .()-`, capped at 13, or 0 when no cluster has 8 digits. Every phone
+   * number, card number and 12-digit id lies inside one such cluster.
+   */
+  digitCluster(): number {
+    if (this.#digits >= 0) return this.#digits;
+    let best = 0;
+    DIGIT_CLUSTER.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while (best < 13 && (m = DIGIT_CLUSTER.exec(this.text)) !== null) {
+      let n = 0;
+      const s = m[0];
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 48 && c <= 57) n++;
+      }
+      if (n > best) best = n;
+    }
+    return this.#digits = best;
+  }
+}
+
+/** 8 to 13 digits joined by at most two separators; bounded, so linear. */
+const DIGIT_CLUSTER = /\d(?:[ .()-]{0,2}\d){7}(?:[ .()-]{0,2}\d){0,5}/g;
+
 interface Ranked extends Finding {
   priority: number;
 }
@@ -135,9 +187,11 @@ export function scanText(
   const { explain = false, ...engineOptions } = options;
   const rejections: Rejection[] = [];
   const candidates: Ranked[] = [];
-  const lower = text.toLowerCase();
+  const facts = new TextFacts(text);
+  const lower = facts.lower;
   for (const rule of rules) {
     if (rule.keywords.length > 0 && !rule.keywords.some((k) => lower.includes(k))) continue;
+    if (rule.precheck !== undefined && !rule.precheck(facts)) continue;
     collect(text, rule, engineOptions, candidates, explain ? rejections : undefined);
   }
   const findings = resolveOverlaps(text.length, candidates, explain ? rejections : undefined);

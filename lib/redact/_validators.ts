@@ -116,12 +116,49 @@ export function cccdProblem(
 const PLACEHOLDER_WORDS =
   /^(?:x+|\*+|\.+|#+|-+|_+|0+|null|none|nil|undefined|true|false|changeme|change_me|password|passwd|secret|token|example|sample|dummy|test|redacted|hidden|masked|placeholder|todo|tbd)$/i;
 
+/** Words whose presence sends a value to the full placeholder checks below. */
+const TEMPLATE_HINTS = ["your", "my", "insert", "replace", "enter", "fake", "dummy", "example"];
+
+/**
+ * True when none of the checks of {@linkcode placeholderProblem} can fire:
+ * printable ASCII without `$ % < > { }`, no character four times in a row, no
+ * `..`/`**`, not one repeated character, no template word. A plain scan, so a
+ * typical secret is cleared without compiling the checks' patterns (which
+ * dominates in a short-lived process); anything else goes through them.
+ */
+function plainlyNotPlaceholder(value: string): boolean {
+  let previous = -1;
+  let run = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (
+      c < 32 || c > 126 || c === 36 || c === 37 || c === 60 || c === 62 || c === 123 || c === 125
+    ) {
+      return false;
+    }
+    run = c === previous ? run + 1 : 1;
+    if (run >= 4 || (run >= 2 && (c === 42 || c === 46))) return false;
+    previous = c;
+  }
+  if (run === value.length) return false;
+  const lower = value.toLowerCase();
+  if (PLACEHOLDER_WORD_SET.has(lower)) return false;
+  for (const hint of TEMPLATE_HINTS) if (lower.includes(hint)) return false;
+  return true;
+}
+
+const PLACEHOLDER_WORD_SET = new Set(
+  ("null none nil undefined true false changeme change_me password passwd secret token example " +
+    "sample dummy test redacted hidden masked placeholder todo tbd").split(" "),
+);
+
 /**
  * Why `value` reads as a placeholder, template or masked value rather than a
  * real secret, or `undefined` when it does not.
  */
 export function placeholderProblem(value: string): string | undefined {
   if (value.length === 0) return "empty";
+  if (plainlyNotPlaceholder(value)) return undefined;
   if (/[<>{}]|\$\(|\$\{|%\(|%s\b|\{\{/.test(value)) return "template syntax";
   if (value.startsWith("$")) return "variable reference";
   if (PLACEHOLDER_WORDS.test(value)) return `placeholder word ${value}`;

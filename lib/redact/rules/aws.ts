@@ -29,15 +29,41 @@ export const awsAccessKeyId: Rule = {
   ],
 };
 
+/**
+ * True when some key id in `lower` is followed, within 6 characters, by a
+ * run of 40 base64 characters: what the after-a-key-id form needs. A plain
+ * scan, so text that merely holds a key id never compiles the full pattern.
+ */
+function keyIdThenSecret(lower: string): boolean {
+  for (const prefix of ["akia", "asia"]) {
+    for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1)) {
+      for (let start = at + 21; start <= at + 26; start++) {
+        let end = start;
+        while (end < start + 40 && isBase64(lower.charCodeAt(end))) end++;
+        if (end === start + 40) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** `[a-z0-9/+]` (the text is lowercased). */
+function isBase64(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 47 || c === 43;
+}
+
 /** The 40-character secret access key. */
 export const awsSecretAccessKey: Rule = {
   id: "aws-secret-access-key",
   description: "AWS secret access key: 40 base64 characters named by context or after a key id",
   placeholder: "<AWS_SECRET_KEY>",
   keywords: ["secret", "akia", "asia"],
+  precheck: (facts) => facts.lower.includes("secret") || keyIdThenSecret(facts.lower),
+  // Both forms lead with a literal (the name, or the key id read forwards
+  // rather than as a lookbehind tried at every offset).
   pattern: new RegExp(
     "(?:(?<![\\w-])(?:aws_?)?(?:secret_?access_?key|secret_?key|aws_?secret)(?:\\\\?[\"'])?\\s{0,4}(?:[:=]|=>)\\s{0,4}(?:\\\\?[\"'])?" +
-      "|(?<=\\b(?:AKIA|ASIA)[A-Z0-9]{16}[\"']?[ \\t,:;|/]{1,4}[\"']?))" +
+      "|\\b(?:AKIA|ASIA)[A-Z0-9]{16}[\"']?[ \\t,:;|/]{1,4}[\"']?)" +
       "(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
     "dgi",
   ),

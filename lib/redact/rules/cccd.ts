@@ -42,6 +42,7 @@ export const cccd: Rule = {
     "identity",
     "card",
   ],
+  precheck: (facts) => facts.digitCluster() >= 12,
   pattern: /(?<![\d.,/-])\d{12}(?!\d|[.,]\d)/dg,
   priority: 250,
   validators: [structure, idContext],

@@ -21,6 +21,9 @@ const MACHINE_LOCAL =
   /^(?:no-?reply|do-?not-?reply|noreply\+.*|mailer-daemon|postmaster|bounces?)$/i;
 const MACHINE_DOMAIN = /(?:^|\.)(?:users\.noreply\.github\.com|noreply\.[a-z.]+)$/;
 const SSH_COMMAND = /\b(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)\b/;
+/** Literals that {@linkcode MACHINE_LOCAL} (on the lowercased local part) and {@linkcode SSH_COMMAND} need. */
+const MACHINE_LOCAL_HINTS = ["reply", "daemon", "postmaster", "bounce"];
+const SSH_HINTS = ["ssh", "scp", "sftp", "rsync", "mosh"];
 
 function kept(c: Candidate): string | undefined {
   const local = c.groups["local"] ?? "";
@@ -31,15 +34,24 @@ function kept(c: Candidate): string | undefined {
   }
   const tld = domain.slice(domain.lastIndexOf(".") + 1);
   if (NOT_TLDS.has(tld)) return `.${tld} is not a public TLD`;
-  if (DOCUMENTATION_DOMAIN.test(domain)) return "documentation domain";
-  if (MACHINE_LOCAL.test(local) || MACHINE_DOMAIN.test(domain)) return "bot or no-reply address";
+  // Each pattern below runs only when the literal it needs is there: in a
+  // short-lived process compiling a pattern costs more than the lookups.
+  if (domain.includes("example.") && DOCUMENTATION_DOMAIN.test(domain)) {
+    return "documentation domain";
+  }
+  const lowerLocal = local.toLowerCase();
+  if (
+    (MACHINE_LOCAL_HINTS.some((h) => lowerLocal.includes(h)) && MACHINE_LOCAL.test(local)) ||
+    (domain.includes("noreply.") && MACHINE_DOMAIN.test(domain))
+  ) {
+    return "bot or no-reply address";
+  }
   if (local === "git") return "git SSH remote";
   if (c.text[c.start - 1] === "/") return "URL userinfo";
   if (c.text[c.end] === ":" && /[\w~/.]/.test(c.text[c.end + 1] ?? "")) return "scp-style remote";
   const lineStart = c.text.lastIndexOf("\n", c.start - 1) + 1;
-  if (SSH_COMMAND.test(c.text.slice(Math.max(lineStart, c.start - 120), c.start))) {
-    return "ssh target";
-  }
+  const before = c.text.slice(Math.max(lineStart, c.start - 120), c.start);
+  if (SSH_HINTS.some((h) => before.includes(h)) && SSH_COMMAND.test(before)) return "ssh target";
   return undefined;
 }
 

@@ -136,12 +136,16 @@ export const passwordFlagAttached: Rule = {
   ],
 };
 
+/** The `:port:db:user:` fields every `.pgpass` line has: a cheap scan before the full pattern. */
+const PGPASS_FIELDS = /:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:/;
+
 /** `host:port:db:user:password` lines of `.pgpass`. */
 export const passwordPgpass: Rule = {
   id: "password-pgpass",
   description: "Password field of a .pgpass line",
   placeholder: "<PASSWORD>",
   keywords: [":"],
+  precheck: (facts) => PGPASS_FIELDS.test(facts.text),
   pattern: /(?<=^|\n)[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:(?<secret>[^\s:]{3,200})(?=\s|$)/dg,
   secretGroup: "secret",
   priority: 450,

@@ -42,6 +42,7 @@ export const phoneInternational: Rule = {
   description: "International phone number starting with +",
   placeholder: "<PHONE>",
   keywords: ["+"],
+  precheck: (facts) => facts.digitCluster() >= 8,
   pattern: /(?<![\w+])\+[1-9](?:[ .()-]{0,2}\d){7,14}(?!\d)/dg,
   priority: 150,
   validators: [digitsBetween(8, 15), notDate],
@@ -61,6 +62,8 @@ export const phoneNational: Rule = {
   description: "National phone number: trunk 0 with separators or parentheses, VN mobile bare",
   placeholder: "<PHONE>",
   keywords: ["0"],
+  // The validator wants 9–11 digits.
+  precheck: (facts) => facts.digitCluster() >= 9,
   pattern: new RegExp(
     "(?<![\\w.+/:-])(?:\\(0\\d{1,4}\\)[ .-]?\\d{3,4}[ .-]?\\d{3,4}" +
       "|0[1-9]\\d{0,3}(?<sep>[ .-])\\d{2,8}(?:\\k<sep>\\d{2,6}){0,3}" +
@@ -96,6 +99,7 @@ export const phoneNanp: Rule = {
   description: "North American phone number (NXX) NXX-XXXX / NXX-NXX-XXXX",
   placeholder: "<PHONE>",
   keywords: [],
+  precheck: (facts) => facts.digitCluster() >= 10,
   pattern:
     /(?<![\w.+/:-])(?:1[ .-])?(?:\([2-9]\d{2}\)[ ]?[2-9]\d{2}[ .-]\d{4}|[2-9]\d{2}-[2-9]\d{2}-\d{4}|[2-9]\d{2}\.[2-9]\d{2}\.\d{4}|[2-9]\d{2} [2-9]\d{2} \d{4})(?![\w-]|[.:/]\d)/dg,
   priority: 150,
