@@ -75,3 +75,33 @@ export function stopPayload(cwd: string): string {
     last_assistant_message: fill(PROSE, 1024),
   });
 }
+
+const MIB = 1024 * 1024;
+
+/** Realistic text with a few secrets, 4 KB, 64 KB and 1 MiB, by name. */
+export function realisticInputs(): Array<[name: string, text: string]> {
+  return [
+    ["text 4 KB", textWithSecrets(4096)],
+    ["text 64 KB", textWithSecrets(64 * 1024)],
+    ["text 1 MiB", textWithSecrets(MIB)],
+  ];
+}
+
+/**
+ * 1 MiB strings built to make a backtracking pattern blow up: every
+ * redaction test and benchmark uses these same ones.
+ */
+export function adversarialInputs(): Array<[name: string, text: string]> {
+  return [
+    ["a×1M", "a".repeat(MIB)],
+    ["digits", "0123456789".repeat(MIB / 10)],
+    ["sk- repeated", "sk-".repeat(MIB / 3)],
+    ["eyJ repeated", "eyJ".repeat(MIB / 3)],
+    ["x@ repeated", "x@".repeat(MIB / 2)],
+    ["+84 repeated", "+84 ".repeat(MIB / 4)],
+    ["api_key= repeated", "api_key=".repeat(MIB / 8)],
+    ["BEGIN without END", "-----BEGIN RSA PRIVATE KEY-----".repeat(Math.floor(MIB / 31))],
+    ["<private> unclosed", "<private>".repeat(Math.floor(MIB / 9))],
+    ["password is repeated", "password is ".repeat(Math.floor(MIB / 12))],
+  ];
+}

@@ -8,7 +8,8 @@
  *
  * Gates: the hook's p95 over 50 ms **and** over 1.25× the floor's p95 in the
  * same run (measured once more before failing, since a shared machine can
- * spike); ingest under 5,000 rows/s; redacting 1 MiB over 300× the 4 KB time.
+ * spike); ingest under 5,000 rows/s; redacting 1 MiB over 300× the 4 KB time;
+ * redacting 4 KB at 1 ms or more (read from `deno bench --json`).
  * Prints markdown tables and writes them to `bench/latest.md`.
  *
  * Usage: `bench/gate.ts [--runs N]` (default 100).
@@ -46,6 +47,21 @@ const f1 = (n: number) => n.toFixed(1);
 function hookGateFails(result: HookProcessResult): boolean {
   return result.hook.p95 > HOOK_P95_BUDGET_MS &&
     result.hook.p95 > HOOK_P95_RATIO * result.baseline.p95;
+}
+
+/** `deno bench --json` on the redaction benchmarks: the 4 KB case's mean and p75, ms. */
+async function denoBench4Kb(): Promise<{ avgMs: number; p75Ms: number }> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["bench", "-q", "--json", new URL("./redact_bench.ts", import.meta.url).pathname],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  const report = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+    benches: Array<{ name: string; results: Array<{ ok?: { avg: number; p75: number } }> }>;
+  };
+  const ok = report.benches.find((bench) => bench.name === "text 4 KB")?.results[0]?.ok;
+  if (!ok) throw new Error("deno bench gave no result for text 4 KB");
+  return { avgMs: ok.avg / 1e6, p75Ms: ok.p75 / 1e6 };
 }
 
 const daemon = await startTestDaemon();
@@ -104,6 +120,15 @@ try {
         timing.nsPerByte.toFixed(1)
       } |`,
     );
+  }
+  const benched = await denoBench4Kb();
+  out();
+  out(
+    `\`deno bench bench/redact_bench.ts\`, text 4 KB: mean ${benched.avgMs.toFixed(3)} ms, ` +
+      `p75 ${benched.p75Ms.toFixed(3)} ms (gate: p75, and so the median, under 1 ms)`,
+  );
+  if (benched.p75Ms >= 1) {
+    failures.push(`redacting 4 KB: p75 ${benched.p75Ms.toFixed(3)} ms ≥ 1 ms`);
   }
   const small = redaction.find((t) => t.name === "text 4 KB")!;
   const large = redaction.find((t) => t.name === "text 1 MiB")!;

@@ -7,24 +7,10 @@
  */
 
 import { redactText } from "../lib/redact/mod.ts";
-import { textWithSecrets } from "./_payloads.ts";
+import { adversarialInputs, realisticInputs, textWithSecrets } from "./_payloads.ts";
 
-const MIB = 1024 * 1024;
-
-const REALISTIC: Array<[string, string]> = [
-  ["text 4 KB", textWithSecrets(4096)],
-  ["text 64 KB", textWithSecrets(64 * 1024)],
-  ["text 1 MiB", textWithSecrets(MIB)],
-];
-
-const ADVERSARIAL: Array<[string, string]> = [
-  ["a×1M", "a".repeat(MIB)],
-  ["digits", "0123456789".repeat(MIB / 10)],
-  ["sk- repeated", "sk-".repeat(MIB / 3)],
-  ["eyJ repeated", "eyJ".repeat(MIB / 3)],
-  ["x@ repeated", "x@".repeat(MIB / 2)],
-  ["+84 repeated", "+84 ".repeat(MIB / 4)],
-];
+const REALISTIC = realisticInputs();
+const ADVERSARIAL = adversarialInputs();
 
 for (const [name, text] of REALISTIC) {
   Deno.bench({
@@ -35,7 +21,7 @@ for (const [name, text] of REALISTIC) {
   });
 }
 
-const plain = textWithSecrets(MIB);
+const plain = textWithSecrets(1024 * 1024);
 Deno.bench({
   name: "copy 1 MiB (text.replace)",
   group: "adversarial",

@@ -12,6 +12,7 @@ import { explainText, redactText, redactValue } from "../lib/redact/mod.ts";
 import { applyFindings, type Rule, scanText, TextFacts } from "../lib/redact/_engine.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
 import { cccdProblem, luhnValid, mod97Valid, shannonEntropy } from "../lib/redact/_validators.ts";
+import { adversarialInputs } from "../bench/_payloads.ts";
 
 /** Synthetic secrets, made up for these tests. */
 const AWS = "AKIAQ7RTX2M4ZK9WPL3N";
@@ -248,18 +249,7 @@ const MIB = 1024 * 1024;
 const PROSE_UNIT =
   "The checkout service times out when the cart has more than 40 items; the trace shows the " +
   "pricing call retried 3 times at 2025-11-30T10:42:17Z (order 88213, PR #4521, commit 9f2c1ab).\n";
-const ADVERSARIAL: Array<[string, string]> = [
-  ["a×1M", "a".repeat(MIB)],
-  ["digits", "0123456789".repeat(MIB / 10)],
-  ["sk- repeated", "sk-".repeat(MIB / 3)],
-  ["eyJ repeated", "eyJ".repeat(MIB / 3)],
-  ["x@ repeated", "x@".repeat(MIB / 2)],
-  ["+84 repeated", "+84 ".repeat(MIB / 4)],
-  ["api_key= repeated", "api_key=".repeat(MIB / 8)],
-  ["BEGIN without END", "-----BEGIN RSA PRIVATE KEY-----".repeat(MIB / 31)],
-  ["<private> unclosed", "<private>".repeat(MIB / 9)],
-  ["password is repeated", "password is ".repeat(MIB / 12)],
-];
+const ADVERSARIAL = adversarialInputs();
 
 function medianMs(text: string, runs: number): number {
   const times: number[] = [];
