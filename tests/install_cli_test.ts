@@ -128,7 +128,7 @@ Deno.test("install CLI is idempotent, keeps the user's Stop hook first, uninstal
     assert.equal(status.stdout.split("\n")[0], "installed");
     assert.match(
       status.stdout,
-      /\ndeno: .* \(exists\)\nhook script: .*hook\/main\.ts \(exists\)\n/,
+      /\ndeno: .* \(exists\)\nhook script: .*hook\/dist\/hook\.js \(exists\)\n/,
     );
     assert.match(status.stdout, /\ndaemon: not checked: /);
 
