@@ -4,7 +4,8 @@
  * spools and sends one frame to the daemon, and exits 0 with stdout untouched,
  * whatever happens; anything but `ok` is one WARN line on stderr.
  *
- * Usage: `hook/main.ts --socket PATH --trace-dir PATH [--allow-email-domain D]... EVENT`
+ * Usage: `hook/main.ts [--socket PATH] [--trace-dir PATH] [--allow-email-domain D]... EVENT`
+ * (the paths default to DESIGN.md's defaults; the hook never reads the environment)
  *
  * @module
  */
@@ -14,7 +15,7 @@ import { parseHookPayload } from "../lib/payload.ts";
 import { buildDraft, type Draft, redactionFailedDraft } from "../lib/draft.ts";
 import { encodeFrame, type Frame, FRAME_VERSION, MAX_FRAME_BYTES } from "../lib/frame.ts";
 import { connectEarly, type PendingConnection, sendFrame } from "../lib/send.ts";
-import { spoolDir } from "../lib/paths.ts";
+import { DEFAULT_SOCKET_PATH, DEFAULT_TRACE_DIR, spoolDir } from "../lib/paths.ts";
 import { pruneSpool, spoolFileName, writeSpoolFile } from "../lib/spool.ts";
 import {
   distrustOf,
@@ -48,8 +49,8 @@ function warn(word: string, detail: string): void {
 }
 
 function parseArgs(argv: string[]): HookArgs | string {
-  let socket: string | undefined;
-  let traceDir: string | undefined;
+  let socket: string | undefined = DEFAULT_SOCKET_PATH;
+  let traceDir: string | undefined = DEFAULT_TRACE_DIR;
   let event: string | undefined;
   const allowEmailDomains: string[] = [];
   let failRedaction = false;
