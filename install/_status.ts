@@ -95,7 +95,7 @@ async function daemonLine(socket: string): Promise<string> {
     return `daemon: answering on ${socket}`;
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable) {
-      return `daemon: not checked: the install permission set reaches only the default socket, not ${socket}`;
+      return `daemon: not checked: status may reach only the socket CYBEROS_MEMORY_SOCKET names, not ${socket}`;
     }
     return `daemon: NOT answering on ${socket} (${
       (error as Error).message.split("\n", 1)[0]

@@ -1,16 +1,23 @@
 /**
- * `deno task install` and `deno task uninstall`: resolve which settings file
- * the command edits, then run `install/main.ts` with flags that let it write
- * that scope's `.claude` folder and nothing else (`installPermissionFlags`).
- * A named set in `deno.json` could only say `write: true`, since the folder
- * depends on the command line and on `$HOME`.
+ * `deno task install`, `uninstall` and `status`: resolve which settings file
+ * the command concerns and which socket is configured, then run
+ * `install/main.ts` with flags that let it write that scope's `.claude` folder
+ * and nothing else (`installPermissionFlags`), or, for `status`, reach only
+ * the configured socket (`statusPermissionFlags`). A named set in `deno.json`
+ * could only say `write: true` or name the default socket, since both depend
+ * on the command line and the environment.
  *
- * Usage: `install/start.ts install|uninstall <project> [--user] [options]`
+ * Usage: `install/start.ts install|uninstall|status <project> [--user] [options]`
  *
  * @module
  */
 
-import { INSTALL_ENV_VARS, installPermissionFlags } from "../lib/permissions.ts";
+import {
+  INSTALL_ENV_VARS,
+  installPermissionFlags,
+  statusPermissionFlags,
+} from "../lib/permissions.ts";
+import { resolvePaths } from "../lib/paths.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 import { resolveTarget, UserError } from "./_files.ts";
 import { parseScopeArgs } from "./_install.ts";
@@ -19,19 +26,23 @@ const MAIN = new URL("./main.ts", import.meta.url).pathname;
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...args] = argv;
-  if (command !== "install" && command !== "uninstall") {
-    console.error(`cyberos-memory: install/start.ts runs install or uninstall, not "${command}"`);
+  if (command !== "install" && command !== "uninstall" && command !== "status") {
+    console.error(
+      `cyberos-memory: install/start.ts runs install, uninstall or status, not "${command}"`,
+    );
     return 2;
   }
   const env = (name: string) => Deno.env.get(name);
   let target;
   let scope;
+  let socket;
   try {
     scope = parseScopeArgs(args, { extra: command === "install" });
     target = resolveTarget(scope.project, { user: scope.user, env });
+    socket = resolvePaths(env).socket;
   } catch (error) {
-    if (!(error instanceof UserError)) throw error;
-    console.error(`cyberos-memory ${command}: ${error.message}`);
+    if (!(error instanceof UserError) && !(error instanceof TypeError)) throw error;
+    console.error(`cyberos-memory ${command}: ${(error as Error).message}`);
     return 1;
   }
   const childArgs = [
@@ -43,10 +54,10 @@ async function main(argv: readonly string[]): Promise<number> {
   return await runDeno([
     "run",
     "-q",
-    ...installPermissionFlags({
+    ...(command === "status" ? statusPermissionFlags({ socket }) : installPermissionFlags({
       claudeDir: target.claudeDir,
       ...(target.project === undefined ? {} : { project: target.project }),
-    }),
+    })),
     MAIN,
     command,
     ...childArgs,

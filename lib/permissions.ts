@@ -107,3 +107,20 @@ export function installPermissionFlags(paths: InstallPermissionPaths): string[] 
     `--allow-env=${INSTALL_ENV_VARS.join(",")}`,
   ];
 }
+
+/**
+ * The flags of `status`: read anywhere (it checks that the deno binary and
+ * hook script named in a settings file exist, and reads the store read-only),
+ * connect only to the configured socket, read only the path variables. No
+ * other write, network or run.
+ */
+export function statusPermissionFlags(paths: { socket: string }): string[] {
+  const { socket } = paths;
+  return [
+    "--no-prompt",
+    "--allow-read",
+    `--allow-write=${socket}`,
+    `--allow-net=unix:${socket}`,
+    `--allow-env=${INSTALL_ENV_VARS.join(",")}`,
+  ];
+}

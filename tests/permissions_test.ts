@@ -11,6 +11,7 @@ import {
   daemonPermissionFlags,
   hookPermissionFlags,
   installPermissionFlags,
+  statusPermissionFlags,
 } from "../lib/permissions.ts";
 import { fixture, ROOT, runHook } from "./_daemon.ts";
 
@@ -162,6 +163,33 @@ Deno.test("installPermissionFlags() write only the scope's .claude folder", asyn
       });
     }
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("statusPermissionFlags() reach only the configured socket and write nothing", async (t) => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  const socket = `${dir}/capture.sock`;
+  const listener = Deno.listen({ transport: "unix", path: socket });
+  const other = Deno.listen({ transport: "unix", path: `${dir}/other.sock` });
+  const flags = statusPermissionFlags({ socket });
+  const cases: Array<[string, string, string]> = [
+    ["unix", socket, "granted"],
+    ["read", "/etc/hostname", "granted"],
+    ["unix", `${dir}/other.sock`, "refused"],
+    ["write", `${dir}/file`, "refused"],
+    ["env", "ANTHROPIC_API_KEY", "refused"],
+    ["run", "true", "refused"],
+  ];
+  try {
+    for (const [operation, target, expected] of cases) {
+      await t.step(`${operation} ${target.replace(dir, "<tmp>")} → ${expected}`, async () => {
+        assert.equal(await probe(flags, operation, target), expected);
+      });
+    }
+  } finally {
+    listener.close();
+    other.close();
     await Deno.remove(dir, { recursive: true });
   }
 });
