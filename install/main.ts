@@ -14,16 +14,14 @@
  * `cyberos-memory <command>: <file>:<line>:<col>: <what is wrong>; <the fix>`,
  * on stderr, exits 1 and changes nothing.
  *
- * Permission sets (`deno.json`), each grant and why:
+ * How each sub-command runs, each grant and why (`deno.json` and
+ * `lib/permissions.ts`):
  *
- * | set | grant | why |
- * | --- | --- | --- |
- * | `install` | `read: true` | the project folder, `~/.claude/settings.json`, the store (`$XDG_DATA_HOME` or `$HOME/.local/share`), the deno binary (`Deno.execPath()`) and the hook script are only known at run time, and a named set cannot expand `~` or `$HOME` |
- * | `install` | `write: true` | `<project>/.claude/settings.json` for any project: Deno cannot say "any `.claude` folder". The code writes only through `writeSettingsAtomic` (that file and its temporary sibling) and creates only `.claude`; a test proves nothing else changes |
- * | `install` | `env`: `HOME`, `INIT_CWD`, `XDG_DATA_HOME`, `CYBEROS_MEMORY_SOCKET`, `CYBEROS_MEMORY_TRACE_DIR`, `CYBEROS_MEMORY_DB` | the user scope, the folder `deno task` started in, and the paths baked into the hook command / read by `status` |
- * | `install` | `net: unix:/tmp/cyberos-memory-capture.sock` | `status` asks whether the daemon answers on the default socket; no other network, so nothing read can leave the machine. Another socket is reported "not checked" |
- * | `reader` | `read: true` | `tail` and `verify` open the store read-only wherever `CYBEROS_MEMORY_DB` / `$XDG_DATA_HOME` / `$HOME` put it |
- * | `reader` | `env`: `HOME`, `XDG_DATA_HOME`, `CYBEROS_MEMORY_DB`, `CYBEROS_MEMORY_SOCKET`, `CYBEROS_MEMORY_TRACE_DIR` | to find the store (`resolvePaths` reads all five and refuses relative overrides); no write, no net, no run |
+ * | command | runs as | grants | why |
+ * | --- | --- | --- | --- |
+ * | install, uninstall | set `installer` starts `install/start.ts`, which runs this file with `installPermissionFlags` | launcher: read, env (paths), `run=deno`; editor: read the project and its `.claude`, write only that `.claude` folder (or `~/.claude`), env: the path variables | the folder depends on the command line and `$HOME`, which a named set cannot spell; writes go only through `writeSettingsAtomic` |
+ * | status | the same launcher, with `statusPermissionFlags` | read anywhere, env (paths), read + write + `net=unix:` on the configured socket only | it checks that the binary and script a settings file names exist, reads the store read-only, asks the daemon whether it answers; nothing else reachable, so nothing read can leave the machine |
+ * | tail, verify | set `reader` | read anywhere, env (paths) | the store can be anywhere `CYBEROS_MEMORY_DB`, `$XDG_DATA_HOME` or `$HOME` put it |
  *
  * @module
  */
