@@ -10,7 +10,7 @@ import type { Outcome } from "../lib/outcomes.ts";
 
 /** Receives the daemon's events. */
 export interface Telemetry {
-  /** A hook run the daemon learned of, with its final outcome and its row's seq. */
+  /** A hook run whose row was committed, with the hook's final outcome. */
   hookRun(frame: Frame, outcome: Outcome): void;
   /** A group commit of `rows` rows that took `ms`. */
   committed(rows: number, ms: number): void;
