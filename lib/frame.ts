@@ -125,6 +125,13 @@ export function validateFrame(value: unknown): Frame {
   if (!isRowKind(value.kind)) throw shape(`unknown kind ${JSON.stringify(value.kind)}`);
   if (!isPlainObject(value.payload)) throw shape("payload must be an object");
   if (typeof value.payload.session_id !== "string") throw shape("payload.session_id missing");
+  const capturedAtNs = value.payload.captured_at_ns;
+  if (
+    !Number.isInteger(capturedAtNs) || (capturedAtNs as number) < 0 ||
+    (capturedAtNs as number) >= 1e21
+  ) {
+    throw shape("payload.captured_at_ns must be a non-negative integer");
+  }
   const telemetry = value.telemetry;
   if (!isPlainObject(telemetry)) throw shape("telemetry must be an object");
   for (const key of Object.keys(telemetry)) {

@@ -104,6 +104,16 @@ const BAD_BODIES: Array<[string, unknown, RegExp]> = [
   ["a short id", { ...FRAME, id: "abc" }, /id must be 32 hex/],
   ["no session id", { ...FRAME, payload: {} }, /payload.session_id missing/],
   [
+    "a fractional time",
+    { ...FRAME, payload: { ...FRAME.payload, captured_at_ns: 1.5 } },
+    /captured_at_ns must be a non-negative integer/,
+  ],
+  [
+    "a time as text",
+    { ...FRAME, payload: { ...FRAME.payload, captured_at_ns: "soon" } },
+    /captured_at_ns/,
+  ],
+  [
     "an unknown outcome",
     { ...FRAME, telemetry: { ...FRAME.telemetry, outcome: "meh" } },
     /outcome/,

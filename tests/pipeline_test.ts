@@ -345,6 +345,10 @@ Deno.test("daemon: survives garbage on its socket and accepts the next valid fra
       ["invalid JSON", invalidJson],
       ["an unknown kind", unknownKind],
       ["an unknown key", unknownKeyFrame],
+      [
+        "a captured_at_ns that is not an integer",
+        encodeFrame({ ...testFrame(4), payload: { ...testFrame(4).payload, captured_at_ns: 0.5 } }),
+      ],
     ];
     let expected = 0;
     for (const [name, bytes] of cases) {
