@@ -24,6 +24,8 @@ const TICK_MS = 2000;
 const PRUNE_EVERY_TICKS = 30;
 const CONNECTION_LIMIT_MS = 10_000;
 const SHUTDOWN_GRACE_MS = 1000;
+/** Open connections at most; past it the daemon stops accepting until one ends (hooks spool). */
+const MAX_OPEN_CONNECTIONS = 64;
 
 interface DaemonArgs {
   socket: string;
@@ -217,6 +219,8 @@ async function main(): Promise<void> {
       const served = serveConnection(conn as Deno.UnixConn, { ingest, telemetry });
       open.add(served);
       served.finally(() => open.delete(served));
+      // Each connection may hold up to 16 MiB; bound memory by bounding connections.
+      while (open.size >= MAX_OPEN_CONNECTIONS) await Promise.race(open);
     }
   } catch (error) {
     if (!stopping) await shutdown(`the listener failed: ${(error as Error).message}`);
