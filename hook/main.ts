@@ -5,7 +5,10 @@
  * whatever happens; anything but `ok` is one WARN line on stderr.
  *
  * Usage: `hook/main.ts [--socket PATH] [--trace-dir PATH] [--allow-email-domain D]... EVENT`
- * (the paths default to DESIGN.md's defaults; the hook never reads the environment)
+ * (the paths default to DESIGN.md's defaults; the hook never reads the environment).
+ * Two test seams, never written by `install`: `--fail-redaction` makes the
+ * redactor throw (the fail-closed path), `--as-uid N` makes the trust checks
+ * expect another uid (for tests that cannot chown a socket).
  *
  * @module
  */
@@ -111,7 +114,7 @@ function traceIdFor(args: HookArgs, sessionId: string, uid: number): {
     };
   } catch (error) {
     warn("trace_dir_untrusted", `${args.traceDir}: ${(error as Error).message}`);
-    return { traceId: newTraceId(), trusted: false };
+    return { traceId: fallbackTraceId(sessionId), trusted: false };
   }
 }
 
