@@ -10,10 +10,37 @@
  */
 
 import { resolvePaths } from "../lib/paths.ts";
-import { DAEMON_ENV_VARS, daemonPermissionFlags } from "../lib/permissions.ts";
+import {
+  DAEMON_ENV_VARS,
+  daemonPermissionFlags,
+  type DaemonPermissionPaths,
+} from "../lib/permissions.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 
 const DAEMON_SCRIPT = new URL("./main.ts", import.meta.url).pathname;
+
+/**
+ * The `deno` arguments that run the daemon on `paths` with exactly the flags
+ * those paths need; the launcher and the tests start it the same way.
+ */
+export function daemonRunArgs(
+  paths: DaemonPermissionPaths,
+  extra: readonly string[] = [],
+): string[] {
+  return [
+    "run",
+    "-q",
+    ...daemonPermissionFlags(paths),
+    DAEMON_SCRIPT,
+    "--socket",
+    paths.socket,
+    "--db",
+    paths.db,
+    "--trace-dir",
+    paths.traceDir,
+    ...extra,
+  ];
+}
 
 /** The OTLP endpoint's `host:port`, for `--allow-net`. */
 export function otlpHostOf(endpoint: string): string {
@@ -49,19 +76,10 @@ async function main(): Promise<number> {
     childEnv.OTEL_DENO = "true";
     childEnv.OTEL_SERVICE_NAME ??= "cyberos-memory-capture";
   }
-  return await runDeno([
-    "run",
-    "-q",
-    ...daemonPermissionFlags({ ...paths, ...(otlpHost ? { otlpHost } : {}) }),
-    DAEMON_SCRIPT,
-    "--socket",
-    paths.socket,
-    "--db",
-    paths.db,
-    "--trace-dir",
-    paths.traceDir,
-    ...Deno.args,
-  ], { env: childEnv, stdin: "null" });
+  return await runDeno(
+    daemonRunArgs({ ...paths, ...(otlpHost ? { otlpHost } : {}) }, Deno.args),
+    { env: childEnv, stdin: "null" },
+  );
 }
 
 if (import.meta.main) Deno.exit(await main());

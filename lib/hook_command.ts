@@ -50,11 +50,12 @@ export function shellQuote(word: string): string {
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /**
- * The command line Claude Code runs for `event`.
+ * The words of the command Claude Code runs for `event`, unquoted: the deno
+ * binary, `run -q`, the permission flags, the script, its arguments.
  *
- * @throws {TypeError} when a path is not absolute.
+ * @throws {TypeError} when a path is not absolute or the event is unknown.
  */
-export function buildHookCommand(event: HookEvent, options: HookCommandOptions): string {
+export function hookCommandWords(event: HookEvent, options: HookCommandOptions): string[] {
   const {
     denoPath,
     socket,
@@ -77,23 +78,36 @@ export function buildHookCommand(event: HookEvent, options: HookCommandOptions):
   if (!Object.hasOwn(HOOK_EVENTS, event)) {
     throw new TypeError(`Cannot build the hook command: unknown event "${event}"`);
   }
-  const flags = hookPermissionFlags({ socket, traceDir }).map((flag) =>
-    SAFE_WORD.test(flag) ? flag : shellQuote(flag)
-  );
-  const words = [
-    shellQuote(denoPath),
+  return [
+    denoPath,
     "run",
     "-q",
-    ...flags,
-    shellQuote(scriptPath),
+    ...hookPermissionFlags({ socket, traceDir }),
+    scriptPath,
     "--socket",
-    shellQuote(socket),
+    socket,
     "--trace-dir",
-    shellQuote(traceDir),
-    ...allowEmailDomains.flatMap((domain) => ["--allow-email-domain", shellQuote(domain)]),
+    traceDir,
+    ...allowEmailDomains.flatMap((domain) => ["--allow-email-domain", domain]),
     event,
   ];
-  return words.join(" ");
+}
+
+/**
+ * The command line Claude Code runs for `event`: {@linkcode hookCommandWords}
+ * with every path and domain single-quoted for `sh -c`, and flags quoted only
+ * when they hold characters `sh` would read.
+ *
+ * @throws {TypeError} when a path is not absolute or the event is unknown.
+ */
+export function buildHookCommand(event: HookEvent, options: HookCommandOptions): string {
+  const words = hookCommandWords(event, options);
+  const literal = new Set(["run", "-q", "--socket", "--trace-dir", "--allow-email-domain", event]);
+  return words.map((word, index) =>
+    index > 0 && (literal.has(word) || (word.startsWith("--") && SAFE_WORD.test(word)))
+      ? word
+      : shellQuote(word)
+  ).join(" ");
 }
 
 /** A hook script word of ours: `…/hook/main.ts` or a bundled `…/hook*.js`. */

@@ -6,9 +6,10 @@
  * @module
  */
 
-import { daemonPermissionFlags, hookPermissionFlags } from "../lib/permissions.ts";
+import { daemonRunArgs } from "../daemon/start.ts";
 import { openStore } from "../lib/store.ts";
-import { DEFAULT_HOOK_SCRIPT } from "../lib/hook_command.ts";
+import { DEFAULT_HOOK_SCRIPT, hookCommandWords } from "../lib/hook_command.ts";
+import type { HookEvent } from "../lib/kinds.ts";
 import { type Frame, FRAME_VERSION } from "../lib/frame.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import type { StoredRow } from "../lib/rows.ts";
@@ -63,25 +64,13 @@ export async function startTestDaemon(options: StartTestDaemonOptions = {}): Pro
   let child = await spawnDaemon();
 
   async function spawnDaemon(): Promise<Deno.ChildProcess> {
-    const flags = daemonPermissionFlags({
-      socket,
-      traceDir,
-      db,
-      ...(options.otlpHost ? { otlpHost: options.otlpHost } : {}),
-    });
     const process = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-q",
-        ...flags,
-        `${ROOT}/daemon/main.ts`,
-        "--socket",
+      args: daemonRunArgs({
         socket,
-        "--db",
-        db,
-        "--trace-dir",
         traceDir,
-      ],
+        db,
+        ...(options.otlpHost ? { otlpHost: options.otlpHost } : {}),
+      }),
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
@@ -190,21 +179,21 @@ export async function runHook(
 ): Promise<HookRun> {
   const socket = options.socket ?? paths.socket;
   const traceDir = options.traceDir ?? paths.traceDir;
-  const flags = options.flags ?? hookPermissionFlags({ socket, traceDir });
+  const [, ...installed] = hookCommandWords(event as HookEvent, {
+    denoPath: Deno.execPath(),
+    socket,
+    traceDir,
+  });
+  const fromScript = installed.slice(installed.indexOf(DEFAULT_HOOK_SCRIPT));
+  const args = [
+    ...(options.flags ? ["run", "-q", ...options.flags] : installed.slice(0, -fromScript.length)),
+    ...fromScript.slice(0, -1),
+    ...(options.extraArgs ?? []),
+    event,
+  ];
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-q",
-      ...flags,
-      DEFAULT_HOOK_SCRIPT,
-      "--socket",
-      socket,
-      "--trace-dir",
-      traceDir,
-      ...(options.extraArgs ?? []),
-      event,
-    ],
+    args,
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

@@ -10,6 +10,7 @@ import { DatabaseSync } from "node:sqlite";
 import { encodeFrame, type Frame } from "../lib/frame.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import { PAYLOAD_FIELDS } from "../lib/rows.ts";
+import { daemonRunArgs } from "../daemon/start.ts";
 import {
   fixture,
   readRows,
@@ -367,24 +368,8 @@ Deno.test("daemon: survives garbage on its socket and accepts the next valid fra
 Deno.test("daemon: a second daemon on a live socket exits 1 with a clear line; a stale socket is replaced", async () => {
   const daemon = await startTestDaemon();
   try {
-    const { daemonPermissionFlags } = await import("../lib/permissions.ts");
     const second = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-q",
-        ...daemonPermissionFlags({
-          socket: daemon.socket,
-          traceDir: daemon.traceDir,
-          db: daemon.db,
-        }),
-        `${ROOT}/daemon/main.ts`,
-        "--socket",
-        daemon.socket,
-        "--db",
-        daemon.db,
-        "--trace-dir",
-        daemon.traceDir,
-      ],
+      args: daemonRunArgs(daemon),
       stdout: "piped",
       stderr: "piped",
     }).output();
