@@ -13,7 +13,7 @@
  * @module
  */
 
-import { HOOK_EVENTS, type HookEvent, isHookEvent } from "../lib/kinds.ts";
+import { HOOK_EVENTS, type HookEvent, isHookEvent, ROW_KINDS } from "../lib/kinds.ts";
 import { parseHookPayload } from "../lib/payload.ts";
 import { buildDraft, type Draft, redactionFailedDraft } from "../lib/draft.ts";
 import { encodeFrame, type Frame, FRAME_VERSION, MAX_FRAME_BYTES } from "../lib/frame.ts";
@@ -186,7 +186,7 @@ async function main(): Promise<void> {
       hook_kind: args.event,
       started_at_ns: startedAtNs,
       ended_at_ns: Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3,
-      outcome: draft.kind === "memory.claude_capture_redaction_failed" ? "redaction_failed" : "ok",
+      outcome: draft.kind === ROW_KINDS.redactionFailed ? "redaction_failed" : "ok",
       redactions: draft.counts,
     },
   };

@@ -58,7 +58,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       }
       case "verify": {
         const { runVerify } = await import("./verify.ts");
-        return await runVerify([...args]);
+        return runVerify([...args]);
       }
       default:
         console.error(`cyberos-memory: unknown command "${command ?? ""}"; ${USAGE}`);

@@ -10,17 +10,17 @@ import { resolvePaths } from "../lib/paths.ts";
 import { openStore } from "../lib/store.ts";
 
 /** Runs `verify` with its command-line arguments; returns the exit code. */
-export function runVerify(args: string[]): Promise<number> {
+export function runVerify(args: string[]): number {
   if (args.length > 0) {
     console.error(`cyberos-memory verify: unexpected argument "${args[0]}"; verify takes none`);
-    return Promise.resolve(2);
+    return 2;
   }
   let db: string;
   try {
     db = resolvePaths((name) => Deno.env.get(name)).db;
   } catch (error) {
     console.error(`cyberos-memory verify: ${(error as Error).message}`);
-    return Promise.resolve(2);
+    return 2;
   }
   let store;
   try {
@@ -31,18 +31,18 @@ export function runVerify(args: string[]): Promise<number> {
         (error as Error).message
       }; start the daemon once or set CYBEROS_MEMORY_DB`,
     );
-    return Promise.resolve(2);
+    return 2;
   }
   const started = performance.now();
   try {
     const rows = store.verify();
     const ms = performance.now() - started;
     console.log(`chain intact: ${rows} rows verified in ${ms.toFixed(0)} ms (${db})`);
-    return Promise.resolve(0);
+    return 0;
   } catch (error) {
     if (error instanceof ChainBrokenError) {
       console.error(`cyberos-memory verify: ${error.message} (${db})`);
-      return Promise.resolve(1);
+      return 1;
     }
     throw error;
   } finally {

@@ -15,6 +15,7 @@ import { ChainBrokenError, GENESIS_HASH, rowHash } from "./chain.ts";
 import { isRowKind, ROW_KINDS, type RowKind, TASK_NOTIFICATION_SOURCE } from "./kinds.ts";
 import type { SessionCounts, StoredRow } from "./rows.ts";
 import { nsDigits } from "./json.ts";
+import { dirname } from "./paths.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS rows (
@@ -256,8 +257,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
     db.exec("PRAGMA busy_timeout = 2000");
     return new Store(db);
   }
-  const dir = path.slice(0, path.lastIndexOf("/")) || "/";
-  Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new DatabaseSync(path);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = FULL");

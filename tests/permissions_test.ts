@@ -27,6 +27,24 @@ async function probe(flags: string[], operation: string, target: string): Promis
     new TextDecoder().decode(output.stderr).trim();
 }
 
+/** An operation, its target and the expected answer (`granted` or `refused`). */
+type ProbeCase = [operation: string, target: string, expected: string];
+
+/** One step per case: the probe under `flags` must give the expected answer. */
+async function probeSteps(
+  t: Deno.TestContext,
+  flags: string[],
+  options: { cases: ProbeCase[]; dir: string; label?: string },
+): Promise<void> {
+  const prefix = options.label ? `${options.label}: ` : "";
+  for (const [operation, target, expected] of options.cases) {
+    const name = `${prefix}${operation} ${target.replace(options.dir, "<tmp>")} → ${expected}`;
+    await t.step(name, async () => {
+      assert.equal(await probe(flags, operation, target), expected);
+    });
+  }
+}
+
 function flagsToSet(flags: string[]): Record<string, string[]> {
   const set: Record<string, string[]> = {};
   for (const flag of flags) {
@@ -54,7 +72,7 @@ Deno.test("hookPermissionFlags() allow the trace dir and socket and refuse every
   const other = Deno.listen({ transport: "unix", path: `${dir}/other.sock` });
   const tcp = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const flags = hookPermissionFlags({ socket, traceDir });
-  const cases: Array<[string, string, string]> = [
+  const cases: ProbeCase[] = [
     ["read", `${traceDir}/readable`, "granted"],
     ["write", `${traceDir}/new-file`, "granted"],
     ["unix", socket, "granted"],
@@ -70,11 +88,7 @@ Deno.test("hookPermissionFlags() allow the trace dir and socket and refuse every
     ["ffi", "/lib/x86_64-linux-gnu/libc.so.6", "refused"],
   ];
   try {
-    for (const [operation, target, expected] of cases) {
-      await t.step(`${operation} ${target.replace(dir, "<tmp>")} → ${expected}`, async () => {
-        assert.equal(await probe(flags, operation, target), expected);
-      });
-    }
+    await probeSteps(t, flags, { cases, dir });
   } finally {
     listener.close();
     other.close();
@@ -112,27 +126,23 @@ Deno.test("daemonPermissionFlags() allow the store, trace dir and socket and ref
   const port = (tcp.addr as Deno.NetAddr).port;
   const flags = daemonPermissionFlags({ socket, traceDir, db });
   const withOtlp = daemonPermissionFlags({ socket, traceDir, db, otlpHost: `127.0.0.1:${port}` });
-  const cases: Array<[string, string[], string, string, string]> = [
-    ["plain", flags, "write", `${dir}/store/capture.db-wal`, "granted"],
-    ["plain", flags, "write", `${traceDir}/x`, "granted"],
-    ["plain", flags, "env", "OTEL_EXPORTER_OTLP_ENDPOINT", "granted"],
-    ["plain", flags, "read", "/etc/hostname", "refused"],
-    ["plain", flags, "write", `${dir}/outside`, "refused"],
-    ["plain", flags, "env", "HOME", "refused"],
-    ["plain", flags, "env", "ANTHROPIC_API_KEY", "refused"],
-    ["plain", flags, "run", "true", "refused"],
-    ["plain", flags, "tcp", `127.0.0.1:${port}`, "refused"],
-    ["otlp", withOtlp, "tcp", `127.0.0.1:${port}`, "granted"],
+  const plainCases: ProbeCase[] = [
+    ["write", `${dir}/store/capture.db-wal`, "granted"],
+    ["write", `${traceDir}/x`, "granted"],
+    ["env", "OTEL_EXPORTER_OTLP_ENDPOINT", "granted"],
+    ["read", "/etc/hostname", "refused"],
+    ["write", `${dir}/outside`, "refused"],
+    ["env", "HOME", "refused"],
+    ["env", "ANTHROPIC_API_KEY", "refused"],
+    ["run", "true", "refused"],
+    ["tcp", `127.0.0.1:${port}`, "refused"],
+  ];
+  const otlpCases: ProbeCase[] = [
+    ["tcp", `127.0.0.1:${port}`, "granted"],
   ];
   try {
-    for (const [name, set, operation, target, expected] of cases) {
-      await t.step(
-        `${name}: ${operation} ${target.replace(dir, "<tmp>")} → ${expected}`,
-        async () => {
-          assert.equal(await probe(set, operation, target), expected);
-        },
-      );
-    }
+    await probeSteps(t, flags, { cases: plainCases, dir, label: "plain" });
+    await probeSteps(t, withOtlp, { cases: otlpCases, dir, label: "otlp" });
   } finally {
     tcp.close();
     await Deno.remove(dir, { recursive: true });
@@ -145,7 +155,7 @@ Deno.test("installPermissionFlags() write only the scope's .claude folder", asyn
   await Deno.mkdir(`${project}/.claude`, { recursive: true });
   await Deno.writeTextFile(`${project}/package.json`, "{}");
   const flags = installPermissionFlags({ project, claudeDir: `${project}/.claude` });
-  const cases: Array<[string, string, string]> = [
+  const cases: ProbeCase[] = [
     ["write", `${project}/.claude/settings.json`, "granted"],
     ["read", `${project}/package.json`, "granted"],
     ["write", `${project}/package.json`, "refused"],
@@ -157,11 +167,7 @@ Deno.test("installPermissionFlags() write only the scope's .claude folder", asyn
     ["unix", "/tmp/cyberos-memory-capture.sock", "refused"],
   ];
   try {
-    for (const [operation, target, expected] of cases) {
-      await t.step(`${operation} ${target.replace(dir, "<tmp>")} → ${expected}`, async () => {
-        assert.equal(await probe(flags, operation, target), expected);
-      });
-    }
+    await probeSteps(t, flags, { cases, dir });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -173,7 +179,7 @@ Deno.test("statusPermissionFlags() reach only the configured socket and write no
   const listener = Deno.listen({ transport: "unix", path: socket });
   const other = Deno.listen({ transport: "unix", path: `${dir}/other.sock` });
   const flags = statusPermissionFlags({ socket });
-  const cases: Array<[string, string, string]> = [
+  const cases: ProbeCase[] = [
     ["unix", socket, "granted"],
     ["read", "/etc/hostname", "granted"],
     ["unix", `${dir}/other.sock`, "refused"],
@@ -182,11 +188,7 @@ Deno.test("statusPermissionFlags() reach only the configured socket and write no
     ["run", "true", "refused"],
   ];
   try {
-    for (const [operation, target, expected] of cases) {
-      await t.step(`${operation} ${target.replace(dir, "<tmp>")} → ${expected}`, async () => {
-        assert.equal(await probe(flags, operation, target), expected);
-      });
-    }
+    await probeSteps(t, flags, { cases, dir });
   } finally {
     listener.close();
     other.close();
