@@ -216,9 +216,30 @@ Deno.test({
       falsePositives: [],
     };
     const rules: Rule[] = [
-      { ...base, id: "wide", placeholder: "<W>", keywords: [], pattern: /abcdef/dg, priority: 1 },
-      { ...base, id: "narrow", placeholder: "<N>", keywords: [], pattern: /cd/dg, priority: 2 },
-      { ...base, id: "gated", placeholder: "<G>", keywords: ["zzz"], pattern: /ab/dg, priority: 9 },
+      {
+        ...base,
+        id: "wide",
+        placeholder: "<W>",
+        keywords: [],
+        pattern: () => /abcdef/dg,
+        priority: 1,
+      },
+      {
+        ...base,
+        id: "narrow",
+        placeholder: "<N>",
+        keywords: [],
+        pattern: () => /cd/dg,
+        priority: 2,
+      },
+      {
+        ...base,
+        id: "gated",
+        placeholder: "<G>",
+        keywords: ["zzz"],
+        pattern: () => /ab/dg,
+        priority: 9,
+      },
     ];
     const scan = scanText("xabcdefx", rules, { explain: true });
     assert.deepEqual(scan.findings, [{ ruleId: "narrow", placeholder: "<N>", start: 3, end: 5 }]);

@@ -19,8 +19,8 @@ Deno.test({
       assert.ok(!ids.has(rule.id), `duplicate id ${rule.id}`);
       ids.add(rule.id);
       assert.ok(
-        rule.pattern.global && rule.pattern.hasIndices,
-        `${rule.id}: needs the g and d flags`,
+        rule.pattern().global && rule.pattern().hasIndices && rule.pattern() !== rule.pattern(),
+        `${rule.id}: needs the g and d flags, and a fresh pattern each time`,
       );
       for (const k of rule.keywords) assert.equal(k, k.toLowerCase(), `${rule.id}: keyword ${k}`);
       assert.match(rule.placeholder, /^<[A-Z_]+>$/, rule.id);

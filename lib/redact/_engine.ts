@@ -64,8 +64,13 @@ export interface Rule {
    * pattern is never compiled or run. Must not change what is redacted.
    */
   precheck?: (facts: TextFacts) => boolean;
-  /** The pattern; must carry the `g` and `d` flags. */
-  pattern: RegExp;
+  /**
+   * Makes the pattern, which must carry the `g` and `d` flags. A function, so
+   * that loading the rules creates no regular expression: creating all of
+   * them cost 0.4 ms of every hook run, and most rules are skipped by their
+   * keywords.
+   */
+  pattern: () => RegExp;
   /** Name of the group holding the secret; the whole match when omitted. */
   secretGroup?: string;
   /** Specificity: on overlap the higher priority wins. */
@@ -205,8 +210,7 @@ function collect(
   out: Ranked[],
   rejections: Rejection[] | undefined,
 ): void {
-  const pattern = rule.pattern;
-  pattern.lastIndex = 0;
+  const pattern = rule.pattern();
   let m: RegExpExecArray | null;
   while ((m = pattern.exec(text)) !== null) {
     if (m[0].length === 0) {

@@ -16,7 +16,7 @@ export const awsAccessKeyId: Rule = {
   description: "AWS access key id (AKIA long-term, ASIA temporary, and other IAM prefixes)",
   placeholder: "<AWS_KEY>",
   keywords: ["akia", "asia", "abia", "acca", "a3t"],
-  pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/dg,
+  pattern: () => /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/dg,
   priority: 800,
   validators: [],
   allowlist: [/EXAMPLE$/],
@@ -61,12 +61,13 @@ export const awsSecretAccessKey: Rule = {
   precheck: (facts) => facts.lower.includes("secret") || keyIdThenSecret(facts.lower),
   // Both forms lead with a literal (the name, or the key id read forwards
   // rather than as a lookbehind tried at every offset).
-  pattern: new RegExp(
-    "(?:(?<![\\w-])(?:aws_?)?(?:secret_?access_?key|secret_?key|aws_?secret)(?:\\\\?[\"'])?\\s{0,4}(?:[:=]|=>)\\s{0,4}(?:\\\\?[\"'])?" +
-      "|\\b(?:AKIA|ASIA)[A-Z0-9]{16}[\"']?[ \\t,:;|/]{1,4}[\"']?)" +
-      "(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
-    "dgi",
-  ),
+  pattern: () =>
+    new RegExp(
+      "(?:(?<![\\w-])(?:aws_?)?(?:secret_?access_?key|secret_?key|aws_?secret)(?:\\\\?[\"'])?\\s{0,4}(?:[:=]|=>)\\s{0,4}(?:\\\\?[\"'])?" +
+        "|\\b(?:AKIA|ASIA)[A-Z0-9]{16}[\"']?[ \\t,:;|/]{1,4}[\"']?)" +
+        "(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
+      "dgi",
+    ),
   secretGroup: "secret",
   priority: 650,
   validators: [
@@ -94,12 +95,13 @@ export const awsSessionToken: Rule = {
   description: "AWS STS session token, by its serialised prefix or named by context",
   placeholder: "<AWS_SESSION_TOKEN>",
   keywords: ["iqojb3jpz2lux2vj", "fwogzxivyxdz", "fqogzxivyxdz", "session", "security"],
-  pattern: new RegExp(
-    "(?:(?<![A-Za-z0-9/+])(?<secret>(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9/+=]{40,})" +
-      "|(?<![\\w-])(?:aws_?session_?token|session_?token|aws_?security_?token|x-amz-security-token)" +
-      "(?:\\\\?[\"'])?\\s{0,4}[:=]\\s{0,4}(?:\\\\?[\"'])?(?<secret>[A-Za-z0-9/+=]{100,}))",
-    "dgi",
-  ),
+  pattern: () =>
+    new RegExp(
+      "(?:(?<![A-Za-z0-9/+])(?<secret>(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9/+=]{40,})" +
+        "|(?<![\\w-])(?:aws_?session_?token|session_?token|aws_?security_?token|x-amz-security-token)" +
+        "(?:\\\\?[\"'])?\\s{0,4}[:=]\\s{0,4}(?:\\\\?[\"'])?(?<secret>[A-Za-z0-9/+=]{100,}))",
+      "dgi",
+    ),
   secretGroup: "secret",
   priority: 650,
   validators: [minEntropy(4)],

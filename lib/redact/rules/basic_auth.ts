@@ -25,7 +25,8 @@ export const basicAuth: Rule = {
   description: "HTTP Basic auth credentials (base64 of user:password)",
   placeholder: "<BASIC_AUTH>",
   keywords: ["basic"],
-  pattern: /\b(?:Basic|BASIC|basic)[ \t]+(?<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/dg,
+  pattern: () =>
+    /\b(?:Basic|BASIC|basic)[ \t]+(?<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/dg,
   secretGroup: "secret",
   priority: 650,
   validators: [decodesToUserPass],

@@ -16,11 +16,12 @@ export const bearer: Rule = {
   description: "Opaque bearer token after Bearer or Authorization: token",
   placeholder: "<TOKEN>",
   keywords: ["bearer", "authorization"],
-  pattern: new RegExp(
-    "(?:\\b(?:[Bb]earer|BEARER)|[Aa]uthorization(?:\\\\?[\"'])?[ \\t]*[:=][ \\t]*(?:\\\\?[\"'])?(?:[Tt]oken|TOKEN))" +
-      "[ \\t]+(?<secret>[A-Za-z0-9._~+/-]{15,}[A-Za-z0-9_~+/-]=*)",
-    "dg",
-  ),
+  pattern: () =>
+    new RegExp(
+      "(?:\\b(?:[Bb]earer|BEARER)|[Aa]uthorization(?:\\\\?[\"'])?[ \\t]*[:=][ \\t]*(?:\\\\?[\"'])?(?:[Tt]oken|TOKEN))" +
+        "[ \\t]+(?<secret>[A-Za-z0-9._~+/-]{15,}[A-Za-z0-9_~+/-]=*)",
+      "dg",
+    ),
   secretGroup: "secret",
   priority: 500,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],

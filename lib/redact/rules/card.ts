@@ -65,7 +65,7 @@ export const card: Rule = {
   placeholder: "<CARD>",
   keywords: [],
   precheck: (facts) => facts.digitCluster() >= 13,
-  pattern:
+  pattern: () =>
     /(?<![\d.-])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|\d{4}([ -])\d{6}\2\d{4,5})(?!\d|[.,]\d)/dg,
   priority: 300,
   validators: [cardProblem],

@@ -43,7 +43,7 @@ export const cccd: Rule = {
     "card",
   ],
   precheck: (facts) => facts.digitCluster() >= 12,
-  pattern: /(?<![\d.,/-])\d{12}(?!\d|[.,]\d)/dg,
+  pattern: () => /(?<![\d.,/-])\d{12}(?!\d|[.,]\d)/dg,
   priority: 250,
   validators: [structure, idContext],
   allowlist: [],

@@ -61,7 +61,7 @@ export const email: Rule = {
   description: "E-mail address",
   placeholder: "<EMAIL>",
   keywords: ["@"],
-  pattern:
+  pattern: () =>
     /(?<![\w.%+-])(?<local>[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_-])?)@(?<domain>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24})(?![\w-]|\.[A-Za-z0-9])/dg,
   priority: 200,
   validators: [kept],

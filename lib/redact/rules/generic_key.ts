@@ -45,13 +45,14 @@ export const genericKey: Rule = {
   description: "Generic key, secret or token value named by context",
   placeholder: "<SECRET>",
   keywords: ["key", "secret", "token", "auth", "credential"],
-  pattern: new RegExp(
-    "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|credential)[\\w.-]{0,40})" +
-      "(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:\\\\?[\"'])?" +
-      "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?)" +
-      "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,})",
-    "dgi",
-  ),
+  pattern: () =>
+    new RegExp(
+      "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|credential)[\\w.-]{0,40})" +
+        "(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:\\\\?[\"'])?" +
+        "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?)" +
+        "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,})",
+      "dgi",
+    ),
   secretGroup: "secret",
   priority: 400,
   validators: [

@@ -24,7 +24,7 @@ export const gitlab: Rule = {
     "glcbt-",
     "gloas-",
   ],
-  pattern:
+  pattern: () =>
     /(?<![\w-])(?:glpat|gldt|glrt|glptt|glft|glimt|glagent|glsoat|glcbt|gloas)-[A-Za-z0-9_-]{20,}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder, minEntropy(3)],

@@ -13,7 +13,7 @@ export const google: Rule = {
   description: "Google API key",
   placeholder: "<GOOGLE_API_KEY>",
   keywords: ["aiza"],
-  pattern: /(?<![\w-])AIza[A-Za-z0-9_-]{30,40}(?![\w-])/dg,
+  pattern: () => /(?<![\w-])AIza[A-Za-z0-9_-]{30,40}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder],
   allowlist: [],

@@ -13,7 +13,7 @@ export const huggingface: Rule = {
   description: "Hugging Face access token",
   placeholder: "<HF_TOKEN>",
   keywords: ["hf_", "api_org_"],
-  pattern: /(?<![\w-])(?:hf_|api_org_)[A-Za-z0-9]{30,}(?![\w-])/dg,
+  pattern: () => /(?<![\w-])(?:hf_|api_org_)[A-Za-z0-9]{30,}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder, minEntropy(3)],
   allowlist: [],

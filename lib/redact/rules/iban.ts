@@ -18,7 +18,7 @@ export const iban: Rule = {
   placeholder: "<IBAN>",
   keywords: [],
   precheck: (facts) => IBAN_START.test(facts.text),
-  pattern:
+  pattern: () =>
     /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])/dg,
   priority: 300,
   validators: [(c) => mod97Valid(c.secret) ? undefined : "mod-97 check fails or wrong length"],

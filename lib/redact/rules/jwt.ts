@@ -14,7 +14,7 @@ export const jwt: Rule = {
   description: "JSON Web Token: base64url JSON header and payload, and the signature",
   placeholder: "<JWT>",
   keywords: ["eyj"],
-  pattern: /(?<![\w-])eyJ[\w-]{6,}\.ey[\w-]{6,}\.[\w-]*/dg,
+  pattern: () => /(?<![\w-])eyJ[\w-]{6,}\.ey[\w-]{6,}\.[\w-]*/dg,
   priority: 700,
   validators: [],
   allowlist: [],

@@ -15,7 +15,8 @@ export const openai: Rule = {
   description: "OpenAI API key, legacy and project / service-account / admin forms",
   placeholder: "<OPENAI_KEY>",
   keywords: ["sk-"],
-  pattern: /(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}(?![\w-])/dg,
+  pattern: () =>
+    /(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}(?![\w-])/dg,
   priority: 790,
   validators: [notPlaceholder, hasDigitAndLetter, longestRun(16), minEntropy(3.5)],
   allowlist: [],

@@ -53,11 +53,12 @@ export const passwordAssignment: Rule = {
   description: "Password assigned to a name that says password (code, config, JSON, query string)",
   placeholder: "<PASSWORD>",
   keywords: ["pass", "pwd"],
-  pattern: new RegExp(
-    "(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:pass|pwd)[\\w.-]{0,30})(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}" +
-      VALUE,
-    "dgi",
-  ),
+  pattern: () =>
+    new RegExp(
+      "(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:pass|pwd)[\\w.-]{0,30})(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}" +
+        VALUE,
+      "dgi",
+    ),
   secretGroup: "secret",
   priority: 450,
   validators: [nameSaysPassword, valueLooksSet],
@@ -88,13 +89,14 @@ export const passwordFlagAttached: Rule = {
   description: "Password in a command-line flag (-pSECRET, sshpass -p, --password, -u user:pass)",
   placeholder: "<PASSWORD>",
   keywords: [" -p", "--pass", "-u ", "--user "],
-  pattern: new RegExp(
-    "(?<=\\s)-p(?:'(?<quoted>(?<secret>[^'\\n]{1,200}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,200}))\"|(?<secret>[^\\s'\"-][^\\s'\"]{0,199}))" +
-      "|\\bsshpass[ \\t]+-p[ \\t]*(?:'(?<quoted>(?<secret>[^'\\n]{1,200}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,200}))\"|(?<sshpass>(?<secret>[^\\s'\"]{1,200})))" +
-      "|(?<![\\w-])--(?:password|passwd|pass|db-password)(?:=|[ \\t]+)(?:'(?<quoted>(?<secret>[^'\\n]{1,200}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,200}))\"|(?<secret>[^\\s'\"]{1,200}))" +
-      "|(?<!\\S)(?:-u|--user)(?:[ \\t]+|=)['\"]?[^\\s:'\"$]{1,100}:(?<userpass>(?<secret>[^\\s'\"]{1,200}))",
-    "dg",
-  ),
+  pattern: () =>
+    new RegExp(
+      "(?<=\\s)-p(?:'(?<quoted>(?<secret>[^'\\n]{1,200}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,200}))\"|(?<secret>[^\\s'\"-][^\\s'\"]{0,199}))" +
+        "|\\bsshpass[ \\t]+-p[ \\t]*(?:'(?<quoted>(?<secret>[^'\\n]{1,200}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,200}))\"|(?<sshpass>(?<secret>[^\\s'\"]{1,200})))" +
+        "|(?<![\\w-])--(?:password|passwd|pass|db-password)(?:=|[ \\t]+)(?:'(?<quoted>(?<secret>[^'\\n]{1,200}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,200}))\"|(?<secret>[^\\s'\"]{1,200}))" +
+        "|(?<!\\S)(?:-u|--user)(?:[ \\t]+|=)['\"]?[^\\s:'\"$]{1,100}:(?<userpass>(?<secret>[^\\s'\"]{1,200}))",
+      "dg",
+    ),
   secretGroup: "secret",
   priority: 455,
   validators: [
@@ -146,7 +148,8 @@ export const passwordPgpass: Rule = {
   placeholder: "<PASSWORD>",
   keywords: [":"],
   precheck: (facts) => PGPASS_FIELDS.test(facts.text),
-  pattern: /(?<=^|\n)[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:(?<secret>[^\s:]{3,200})(?=\s|$)/dg,
+  pattern: () =>
+    /(?<=^|\n)[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:(?<secret>[^\s:]{3,200})(?=\s|$)/dg,
   secretGroup: "secret",
   priority: 450,
   validators: [notPlaceholder, (c) => /^\d+$/.test(c.secret) ? "digits only" : undefined],
@@ -164,13 +167,14 @@ export const passwordProse: Rule = {
   description: "Password given in prose (Vietnamese or English)",
   placeholder: "<PASSWORD>",
   keywords: ["mật khẩu", "mat khau", "mk", "pass"],
-  pattern: new RegExp(
-    "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
-      "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
-      "|(?:password|passphrase)(?:[ \\t]+[^\\s:=]{1,20}){0,3}?[ \\t]+(?:is|was|will be)[ \\t]*:?)" +
-      "[ \\t]*[\"'`“]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)])",
-    "dgi",
-  ),
+  pattern: () =>
+    new RegExp(
+      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
+        "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
+        "|(?:password|passphrase)(?:[ \\t]+[^\\s:=]{1,20}){0,3}?[ \\t]+(?:is|was|will be)[ \\t]*:?)" +
+        "[ \\t]*[\"'`“]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)])",
+      "dgi",
+    ),
   secretGroup: "secret",
   priority: 440,
   validators: [

@@ -43,7 +43,7 @@ export const phoneInternational: Rule = {
   placeholder: "<PHONE>",
   keywords: ["+"],
   precheck: (facts) => facts.digitCluster() >= 8,
-  pattern: /(?<![\w+])\+[1-9](?:[ .()-]{0,2}\d){7,14}(?!\d)/dg,
+  pattern: () => /(?<![\w+])\+[1-9](?:[ .()-]{0,2}\d){7,14}(?!\d)/dg,
   priority: 150,
   validators: [digitsBetween(8, 15), notDate],
   allowlist: [],
@@ -64,12 +64,13 @@ export const phoneNational: Rule = {
   keywords: ["0"],
   // The validator wants 9–11 digits.
   precheck: (facts) => facts.digitCluster() >= 9,
-  pattern: new RegExp(
-    "(?<![\\w.+/:-])(?:\\(0\\d{1,4}\\)[ .-]?\\d{3,4}[ .-]?\\d{3,4}" +
-      "|0[1-9]\\d{0,3}(?<sep>[ .-])\\d{2,8}(?:\\k<sep>\\d{2,6}){0,3}" +
-      "|0[35789]\\d{8})(?![\\w]|[.:/-]\\d)",
-    "dg",
-  ),
+  pattern: () =>
+    new RegExp(
+      "(?<![\\w.+/:-])(?:\\(0\\d{1,4}\\)[ .-]?\\d{3,4}[ .-]?\\d{3,4}" +
+        "|0[1-9]\\d{0,3}(?<sep>[ .-])\\d{2,8}(?:\\k<sep>\\d{2,6}){0,3}" +
+        "|0[35789]\\d{8})(?![\\w]|[.:/-]\\d)",
+      "dg",
+    ),
   priority: 150,
   validators: [digitsBetween(9, 11), notDate, notDecimal],
   allowlist: [],
@@ -100,7 +101,7 @@ export const phoneNanp: Rule = {
   placeholder: "<PHONE>",
   keywords: [],
   precheck: (facts) => facts.digitCluster() >= 10,
-  pattern:
+  pattern: () =>
     /(?<![\w.+/:-])(?:1[ .-])?(?:\([2-9]\d{2}\)[ ]?[2-9]\d{2}[ .-]\d{4}|[2-9]\d{2}-[2-9]\d{2}-\d{4}|[2-9]\d{2}\.[2-9]\d{2}\.\d{4}|[2-9]\d{2} [2-9]\d{2} \d{4})(?![\w-]|[.:/]\d)/dg,
   priority: 150,
   validators: [],

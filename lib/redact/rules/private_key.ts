@@ -18,13 +18,14 @@ export const privateKey: Rule = {
   description: "PEM / OpenSSH / PGP private key block, raw or JSON-escaped",
   placeholder: "<PRIVATE_KEY>",
   keywords: ["private key"],
-  pattern: new RegExp(
-    "-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----" +
-      "(?:(?:\\s|\\\\[nr])*[A-Za-z][\\w-]{0,30}: [^\\n\\\\]{0,200})*" +
-      "[A-Za-z0-9+/=\\s\\\\]*" +
-      "(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?<=[A-Za-z0-9+/=]{64}))",
-    "dg",
-  ),
+  pattern: () =>
+    new RegExp(
+      "-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----" +
+        "(?:(?:\\s|\\\\[nr])*[A-Za-z][\\w-]{0,30}: [^\\n\\\\]{0,200})*" +
+        "[A-Za-z0-9+/=\\s\\\\]*" +
+        "(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?<=[A-Za-z0-9+/=]{64}))",
+      "dg",
+    ),
   priority: 900,
   validators: [],
   allowlist: [],

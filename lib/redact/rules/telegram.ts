@@ -13,7 +13,7 @@ export const telegram: Rule = {
   description: "Telegram bot token",
   placeholder: "<TELEGRAM_TOKEN>",
   keywords: [":aa"],
-  pattern: /(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{30,40}(?![\w-])/dg,
+  pattern: () => /(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{30,40}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder],
   allowlist: [],

@@ -44,7 +44,7 @@ export const urlPassword: Rule = {
   description: "Password in URL credentials (scheme://user:password@host)",
   placeholder: "<PASSWORD>",
   keywords: ["://"],
-  pattern:
+  pattern: () =>
     /(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"]{1,200})@(?=[\w.[-])/dg,
   secretGroup: "secret",
   priority: 550,
