@@ -16,17 +16,17 @@
 import { HOOK_EVENTS, type HookEvent, isHookEvent, ROW_KINDS } from "../lib/kinds.ts";
 import { parseHookPayload } from "../lib/payload.ts";
 import { buildDraft, type Draft, redactionFailedDraft } from "../lib/draft.ts";
-import { encodeFrame, type Frame, FRAME_VERSION, MAX_FRAME_BYTES } from "../lib/frame.ts";
+import {
+  encodeFrame,
+  type Frame,
+  FRAME_VERSION,
+  MAX_FRAME_BYTES,
+  newFrameId,
+} from "../lib/frame.ts";
 import { connectEarly, type PendingConnection, sendFrame } from "../lib/send.ts";
 import { DEFAULT_SOCKET_PATH, DEFAULT_TRACE_DIR, spoolDir } from "../lib/paths.ts";
 import { pruneSpool, spoolFileName, writeSpoolFile } from "../lib/spool.ts";
-import {
-  distrustOf,
-  fallbackTraceId,
-  newTraceId,
-  prepareTraceDir,
-  sessionTraceId,
-} from "../lib/trace_id.ts";
+import { distrustOf, fallbackTraceId, prepareTraceDir, sessionTraceId } from "../lib/trace_id.ts";
 import type { Outcome } from "../lib/outcomes.ts";
 
 interface HookArgs {
@@ -179,7 +179,7 @@ async function main(): Promise<void> {
   const draft = draftFor(args, parsed, { traceId, capturedAtNs });
   const frame: Frame = {
     v: FRAME_VERSION,
-    id: newTraceId(),
+    id: newFrameId(),
     kind: draft.kind,
     payload: draft.payload,
     telemetry: {

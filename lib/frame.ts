@@ -44,6 +44,21 @@ export interface Frame {
   telemetry: HookTelemetry;
 }
 
+/**
+ * A fresh frame id: 32 lowercase hex. Frame ids must be unique (the daemon
+ * stores each id once), not unguessable: whoever could forge a frame can
+ * already write to the user's own socket. So they come from `Math.random`,
+ * which V8 seeds for each process from the operating system, rather than
+ * `crypto.getRandomValues`, whose first call cost the hook 0.15 ms.
+ */
+export function newFrameId(): string {
+  let hex = "";
+  for (let i = 0; i < 4; i++) {
+    hex += Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, "0");
+  }
+  return hex;
+}
+
 /** A frame that cannot be decoded, with the reason the daemon counts it under. */
 export class FrameError extends Error {
   /** A short reason label: `oversize`, `bad_json`, `bad_shape`. */

@@ -12,6 +12,7 @@ import {
   FrameDecoder,
   FrameError,
   MAX_FRAME_BYTES,
+  newFrameId,
   parseFrameBody,
 } from "../lib/frame.ts";
 
@@ -50,6 +51,22 @@ Deno.test({
       assert.deepEqual(results[0], { frame: FRAME });
       assert.equal(decoder.pending, 0);
     }
+  },
+});
+
+Deno.test({
+  name: "newFrameId: 32 lowercase hex, and 100,000 of them are all different",
+  permissions: "none",
+  fn() {
+    const ids = new Set<string>();
+    for (let i = 0; i < 100_000; i++) {
+      const id = newFrameId();
+      assert.match(id, /^[0-9a-f]{32}$/);
+      ids.add(id);
+    }
+    assert.equal(ids.size, 100_000);
+    const frame = { ...FRAME, id: newFrameId() };
+    assert.deepEqual(parseFrameBody(encodeFrame(frame).subarray(4)), frame);
   },
 });
 
