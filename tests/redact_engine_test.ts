@@ -251,6 +251,31 @@ Deno.test({
 });
 
 Deno.test({
+  name: "scanText() starts a secret at its secretFrom group, inside a leading lookbehind",
+  permissions: "none",
+  fn() {
+    const rule: Rule = {
+      id: "at",
+      description: "",
+      placeholder: "<A>",
+      keywords: ["@"],
+      pattern: () => /(?<=(?<![a-z])(?<name>[a-z]+))@[a-z]+/dg,
+      secretFrom: "name",
+      priority: 1,
+      validators: [(c) => c.secret === "bob@b" ? "bob is kept" : undefined],
+      allowlist: [],
+      truePositives: [],
+      falsePositives: [],
+    };
+    const text = "1 ann@a, bob@b.";
+    const scan = scanText(text, [rule], { explain: true });
+    assert.deepEqual(scan.findings, [{ ruleId: "at", placeholder: "<A>", start: 2, end: 7 }]);
+    assert.deepEqual(scan.rejections, [{ ruleId: "at", start: 9, end: 14, reason: "bob is kept" }]);
+    assert.equal(applyFindings(text, scan.findings), "1 <A>, bob@b.");
+  },
+});
+
+Deno.test({
   name: "validators: entropy, Luhn, mod-97 and CCCD structure",
   permissions: "none",
   fn() {

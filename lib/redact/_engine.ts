@@ -73,6 +73,14 @@ export interface Rule {
   pattern: () => RegExp;
   /** Name of the group holding the secret; the whole match when omitted. */
   secretGroup?: string;
+  /**
+   * Name of a group, inside a leading lookbehind, where the secret starts; it
+   * then ends with the match. Lets a pattern start at a rare literal (the `@`
+   * of an address) and look back for the rest: V8 skips ahead to a leading
+   * literal, where a leading character class makes it try every offset (a
+   * 64 KB text: 0.3 ms instead of 1 ms).
+   */
+  secretFrom?: string;
   /** Specificity: on overlap the higher priority wins. */
   priority: number;
   /** Checks run in order; the first reason given rejects the candidate. */
@@ -226,6 +234,11 @@ function collect(
       [start, end] = span;
       secret = text.slice(start, end);
       if (secret.length === 0) continue;
+    } else if (rule.secretFrom !== undefined) {
+      const span = m.indices?.groups?.[rule.secretFrom];
+      if (span === undefined) continue;
+      start = span[0];
+      secret = text.slice(start, end);
     }
     const candidate: Candidate = {
       text,

@@ -62,7 +62,8 @@ export const email: Rule = {
   placeholder: "<EMAIL>",
   keywords: ["@"],
   pattern: () =>
-    /(?<![\w.%+-])(?<local>[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_-])?)@(?<domain>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24})(?![\w-]|\.[A-Za-z0-9])/dg,
+    /(?<=(?<![\w.%+-])(?<local>[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_-])?))@(?<domain>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24})(?![\w-]|\.[A-Za-z0-9])/dg,
+  secretFrom: "local",
   priority: 200,
   validators: [kept],
   allowlist: [],
