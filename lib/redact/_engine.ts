@@ -202,8 +202,15 @@ export function scanText(
   const candidates: Ranked[] = [];
   const facts = new TextFacts(text);
   const lower = facts.lower;
+  // Rules share keywords (`secret`, `pass`, `sk-ant-`…); each is looked up once per text.
+  const seen = new Map<string, boolean>();
+  const occurs = (keyword: string): boolean => {
+    let found = seen.get(keyword);
+    if (found === undefined) seen.set(keyword, found = lower.includes(keyword));
+    return found;
+  };
   for (const rule of rules) {
-    if (rule.keywords.length > 0 && !rule.keywords.some((k) => lower.includes(k))) continue;
+    if (rule.keywords.length > 0 && !rule.keywords.some(occurs)) continue;
     if (rule.precheck !== undefined && !rule.precheck(facts)) continue;
     collect(text, rule, engineOptions, candidates, explain ? rejections : undefined);
   }
