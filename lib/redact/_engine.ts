@@ -166,9 +166,10 @@ export class TextFacts {
   digitCluster(): number {
     if (this.#digits >= 0) return this.#digits;
     let best = 0;
-    DIGIT_CLUSTER.lastIndex = 0;
+    // 8 to 13 digits joined by at most two separators; bounded, so linear.
+    const cluster = /\d(?:[ .()-]{0,2}\d){7}(?:[ .()-]{0,2}\d){0,5}/g;
     let m: RegExpExecArray | null;
-    while (best < 13 && (m = DIGIT_CLUSTER.exec(this.text)) !== null) {
+    while (best < 13 && (m = cluster.exec(this.text)) !== null) {
       let n = 0;
       const s = m[0];
       for (let i = 0; i < s.length; i++) {
@@ -180,9 +181,6 @@ export class TextFacts {
     return this.#digits = best;
   }
 }
-
-/** 8 to 13 digits joined by at most two separators; bounded, so linear. */
-const DIGIT_CLUSTER = /\d(?:[ .()-]{0,2}\d){7}(?:[ .()-]{0,2}\d){0,5}/g;
 
 interface Ranked extends Finding {
   priority: number;

@@ -113,8 +113,10 @@ export function cccdProblem(
   return undefined;
 }
 
-const PLACEHOLDER_WORDS =
-  /^(?:x+|\*+|\.+|#+|-+|_+|0+|null|none|nil|undefined|true|false|changeme|change_me|password|passwd|secret|token|example|sample|dummy|test|redacted|hidden|masked|placeholder|todo|tbd)$/i;
+function isPlaceholderWord(value: string): boolean {
+  return /^(?:x+|\*+|\.+|#+|-+|_+|0+|null|none|nil|undefined|true|false|changeme|change_me|password|passwd|secret|token|example|sample|dummy|test|redacted|hidden|masked|placeholder|todo|tbd)$/i
+    .test(value);
+}
 
 /** Words whose presence sends a value to the full placeholder checks below. */
 const TEMPLATE_HINTS = ["your", "my", "insert", "replace", "enter", "fake", "dummy", "example"];
@@ -161,7 +163,7 @@ export function placeholderProblem(value: string): string | undefined {
   if (plainlyNotPlaceholder(value)) return undefined;
   if (/[<>{}]|\$\(|\$\{|%\(|%s\b|\{\{/.test(value)) return "template syntax";
   if (value.startsWith("$")) return "variable reference";
-  if (PLACEHOLDER_WORDS.test(value)) return `placeholder word ${value}`;
+  if (isPlaceholderWord(value)) return `placeholder word ${value}`;
   if (/x{4,}|X{4,}|\*{3,}|•{3,}|\.{3}|…/.test(value)) return "masked or elided";
   if (/(?:^|[_-])(?:your|my|insert|replace|enter|fake|dummy)[_-]/i.test(value)) {
     return "template words";

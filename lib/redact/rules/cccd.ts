@@ -10,16 +10,15 @@
 import type { Candidate, Rule } from "../_engine.ts";
 import { cccdProblem } from "../_validators.ts";
 
-const CONTEXT =
-  /cccd|cmnd|căn cước|can cuoc|định danh|dinh danh|chứng minh|chung minh|citizen|national[ _-]?id|id[ _-]?number|identity|id[ _-]?card|so_cccd/;
-
 function structure(c: Candidate): string | undefined {
   return cccdProblem(c.secret);
 }
 
 function idContext(c: Candidate): string | undefined {
   const window = c.text.slice(Math.max(0, c.start - 160), c.end + 60).toLowerCase();
-  return CONTEXT.test(window) ? undefined : "no id context within 160 characters";
+  const context =
+    /cccd|cmnd|căn cước|can cuoc|định danh|dinh danh|chứng minh|chung minh|citizen|national[ _-]?id|id[ _-]?number|identity|id[ _-]?card|so_cccd/;
+  return context.test(window) ? undefined : "no id context within 160 characters";
 }
 
 /** 12-digit CCCD with id context. */

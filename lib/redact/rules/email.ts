@@ -16,14 +16,15 @@ const NOT_TLDS = new Set(
     "local internal lan localdomain home corp test example invalid localhost intranet private svc cluster")
     .split(" "),
 );
-const DOCUMENTATION_DOMAIN = /(?:^|\.)example\.(?:com|org|net)$/;
-const MACHINE_LOCAL =
-  /^(?:no-?reply|do-?not-?reply|noreply\+.*|mailer-daemon|postmaster|bounces?)$/i;
-const MACHINE_DOMAIN = /(?:^|\.)(?:users\.noreply\.github\.com|noreply\.[a-z.]+)$/;
-const SSH_COMMAND = /\b(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)\b/;
-/** Literals that {@linkcode MACHINE_LOCAL} (on the lowercased local part) and {@linkcode SSH_COMMAND} need. */
+/** Literals that the bot-address and ssh-command patterns in `kept` need before they run. */
 const MACHINE_LOCAL_HINTS = ["reply", "daemon", "postmaster", "bounce"];
 const SSH_HINTS = ["ssh", "scp", "sftp", "rsync", "mosh"];
+
+function isMachineLocal(local: string): boolean {
+  return /^(?:no-?reply|do-?not-?reply|noreply\+.*|mailer-daemon|postmaster|bounces?)$/i.test(
+    local,
+  );
+}
 
 function kept(c: Candidate): string | undefined {
   const local = c.groups["local"] ?? "";
@@ -34,15 +35,16 @@ function kept(c: Candidate): string | undefined {
   }
   const tld = domain.slice(domain.lastIndexOf(".") + 1);
   if (NOT_TLDS.has(tld)) return `.${tld} is not a public TLD`;
-  // Each pattern below runs only when the literal it needs is there: in a
-  // short-lived process compiling a pattern costs more than the lookups.
-  if (domain.includes("example.") && DOCUMENTATION_DOMAIN.test(domain)) {
+  // Each pattern below is created and run only when the literal it needs is
+  // there: in a short-lived process compiling a pattern costs more than the lookups.
+  if (domain.includes("example.") && /(?:^|\.)example\.(?:com|org|net)$/.test(domain)) {
     return "documentation domain";
   }
   const lowerLocal = local.toLowerCase();
   if (
-    (MACHINE_LOCAL_HINTS.some((h) => lowerLocal.includes(h)) && MACHINE_LOCAL.test(local)) ||
-    (domain.includes("noreply.") && MACHINE_DOMAIN.test(domain))
+    (MACHINE_LOCAL_HINTS.some((h) => lowerLocal.includes(h)) && isMachineLocal(local)) ||
+    (domain.includes("noreply.") &&
+      /(?:^|\.)(?:users\.noreply\.github\.com|noreply\.[a-z.]+)$/.test(domain))
   ) {
     return "bot or no-reply address";
   }
@@ -51,7 +53,10 @@ function kept(c: Candidate): string | undefined {
   if (c.text[c.end] === ":" && /[\w~/.]/.test(c.text[c.end + 1] ?? "")) return "scp-style remote";
   const lineStart = c.text.lastIndexOf("\n", c.start - 1) + 1;
   const before = c.text.slice(Math.max(lineStart, c.start - 120), c.start);
-  if (SSH_HINTS.some((h) => before.includes(h)) && SSH_COMMAND.test(before)) return "ssh target";
+  if (
+    SSH_HINTS.some((h) => before.includes(h)) &&
+    /\b(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)\b/.test(before)
+  ) return "ssh target";
   return undefined;
 }
 

@@ -11,24 +11,24 @@
 import type { Candidate, Rule } from "../_engine.ts";
 import { hasDigitAndLetter, minEntropy, notCall, notPlaceholder } from "../_validators.ts";
 
-const NAME_SAYS_SECRET =
-  /api.?key|apikey|secret|token|access.?key|private.?key|credential|auth(?!or)|(?:^|[^a-z])key$/i;
-const NAME_SAYS_PUBLIC =
-  /(?:^|[^a-z])(?:id|ids|hash|sha|digest|checksum|public|publishable|pub|path|file|url|uri|name|type|length|len|max|min|count|limit|expires?|expiry|ttl|version|format|prefix|header|field|label|endpoint|host|region|bucket|index|cache|idempotency|sort|partition|primary|foreign|lookup|usage|fingerprint|kid|pubkey)(?:[^a-z]|$)|[a-z]Id$|Hash$/i;
+// Patterns live inside the functions that use them: a regular expression is
+// created when its function first runs, not when the hook loads every rule.
 
 function nameSaysSecret(c: Candidate): string | undefined {
   const name = c.groups["name"] ?? "";
-  if (!NAME_SAYS_SECRET.test(name)) return `name ${name} does not say secret`;
-  if (NAME_SAYS_PUBLIC.test(name)) return `name ${name} says not a secret`;
+  const saysSecret =
+    /api.?key|apikey|secret|token|access.?key|private.?key|credential|auth(?!or)|(?:^|[^a-z])key$/i;
+  const saysPublic =
+    /(?:^|[^a-z])(?:id|ids|hash|sha|digest|checksum|public|publishable|pub|path|file|url|uri|name|type|length|len|max|min|count|limit|expires?|expiry|ttl|version|format|prefix|header|field|label|endpoint|host|region|bucket|index|cache|idempotency|sort|partition|primary|foreign|lookup|usage|fingerprint|kid|pubkey)(?:[^a-z]|$)|[a-z]Id$|Hash$/i;
+  if (!saysSecret.test(name)) return `name ${name} does not say secret`;
+  if (saysPublic.test(name)) return `name ${name} says not a secret`;
   return undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const NAME_SAYS_CREDENTIAL = /api.?key|apikey|secret|token|auth|credential/i;
-
 function notPlainUuid(c: Candidate): string | undefined {
-  if (!UUID.test(c.secret)) return undefined;
-  return NAME_SAYS_CREDENTIAL.test(c.groups["name"] ?? "")
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  if (!uuid.test(c.secret)) return undefined;
+  return /api.?key|apikey|secret|token|auth|credential/i.test(c.groups["name"] ?? "")
     ? undefined
     : "a UUID under a plain key name";
 }

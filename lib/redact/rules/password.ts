@@ -16,17 +16,19 @@ import {
   placeholderProblem,
 } from "../_validators.ts";
 
-const NAME_SAYS_PASSWORD =
-  /passw(?:or)?d|passphrase|pwd|(?:^|[^a-z])pass(?:[^a-z]|$)|[a-z]Pass(?:[^a-z]|$)/;
-const NAME_SAYS_NOT_VALUE =
-  /hash|salt|length|(?:^|[^a-z])(?:len|min|max)(?:[^a-z]|$)|policy|reset|url|uri|file|path|field|label|prompt|hint|placeholder|type|regex|pattern|strength|expir|rule|changed|updated|required|enabled|mode|manager|input|form|column|error|message|text|title|digest|encrypted|bcrypt|protected|less|through|rate|count|port|user(?:name)?$/i;
+// Patterns live inside the functions that use them: a regular expression is
+// created when its function first runs, not when the hook loads every rule.
 
 function nameSaysPassword(c: Candidate): string | undefined {
   const name = c.groups["name"] ?? "";
-  if (!NAME_SAYS_PASSWORD.test(name) && !NAME_SAYS_PASSWORD.test(name.toLowerCase())) {
+  const saysPassword =
+    /passw(?:or)?d|passphrase|pwd|(?:^|[^a-z])pass(?:[^a-z]|$)|[a-z]Pass(?:[^a-z]|$)/;
+  const saysNotTheValue =
+    /hash|salt|length|(?:^|[^a-z])(?:len|min|max)(?:[^a-z]|$)|policy|reset|url|uri|file|path|field|label|prompt|hint|placeholder|type|regex|pattern|strength|expir|rule|changed|updated|required|enabled|mode|manager|input|form|column|error|message|text|title|digest|encrypted|bcrypt|protected|less|through|rate|count|port|user(?:name)?$/i;
+  if (!saysPassword.test(name) && !saysPassword.test(name.toLowerCase())) {
     return `name ${name} does not say password`;
   }
-  if (NAME_SAYS_NOT_VALUE.test(name)) return `name ${name} is not the password itself`;
+  if (saysNotTheValue.test(name)) return `name ${name} is not the password itself`;
   return undefined;
 }
 
@@ -139,7 +141,6 @@ export const passwordFlagAttached: Rule = {
 };
 
 /** The `:port:db:user:` fields every `.pgpass` line has: a cheap scan before the full pattern. */
-const PGPASS_FIELDS = /:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:/;
 
 /** `host:port:db:user:password` lines of `.pgpass`. */
 export const passwordPgpass: Rule = {
@@ -147,7 +148,7 @@ export const passwordPgpass: Rule = {
   description: "Password field of a .pgpass line",
   placeholder: "<PASSWORD>",
   keywords: [":"],
-  precheck: (facts) => PGPASS_FIELDS.test(facts.text),
+  precheck: (facts) => /:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:/.test(facts.text),
   pattern: () =>
     /(?<=^|\n)[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:(?<secret>[^\s:]{3,200})(?=\s|$)/dg,
   secretGroup: "secret",
