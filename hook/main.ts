@@ -198,13 +198,24 @@ async function main(): Promise<void> {
   }
   const dir = spoolDir(args.traceDir);
   const name = spoolFileName(capturedAtNs, frame.id);
-  const spooled = trusted ? spool(dir, name, bytes) : undefined;
+  // The spool file is written while the daemon reads the frame (or at once when
+  // nothing was written): the daemon deletes it only after committing, which
+  // waits for its next batch, and a late file is settled by the drain.
+  let spooled: string | undefined;
+  let spoolWritten = false;
+  const spoolOnce = (): void => {
+    if (spoolWritten) return;
+    spoolWritten = true;
+    spooled = trusted ? spool(dir, name, bytes) : undefined;
+  };
   let outcome: Outcome;
   if (connection === undefined) {
+    spoolOnce();
     warn("socket_untrusted", `${args.socket} ${distrust}; the frame stays in the spool`);
     outcome = "socket_unavailable";
   } else {
-    const sent = await sendFrame(connection, bytes);
+    const sent = await sendFrame(connection, bytes, { whileDelivering: spoolOnce });
+    spoolOnce();
     outcome = sent.outcome;
     if (outcome !== "ok") warn(outcome, `${args.socket}: ${sent.detail}`);
   }

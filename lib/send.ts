@@ -24,6 +24,21 @@ export interface SendResult {
   detail?: string;
 }
 
+/** Options for {@linkcode sendFrame}. */
+export interface SendOptions {
+  /**
+   * Connect + write + close must fit in this many milliseconds.
+   *
+   * @default {40}
+   */
+  budgetMs?: number;
+  /**
+   * Runs once the frame is written and half-closed, while the daemon reads
+   * it; not at all when connecting or writing fails.
+   */
+  whileDelivering?: () => void;
+}
+
 /** A connection being made: the connection, or the error that prevented it. */
 export type PendingConnection = Promise<Deno.UnixConn | Error>;
 
@@ -36,9 +51,9 @@ export function connectEarly(path: string): PendingConnection {
 export async function sendFrame(
   connection: PendingConnection,
   bytes: Uint8Array,
-  options: { budgetMs?: number } = {},
+  options: SendOptions = {},
 ): Promise<SendResult> {
-  const { budgetMs = EMIT_BUDGET_MS } = options;
+  const { budgetMs = EMIT_BUDGET_MS, whileDelivering } = options;
   const expired = expiry(budgetMs);
   let conn: Deno.UnixConn | undefined;
   try {
@@ -50,7 +65,7 @@ export async function sendFrame(
       return { outcome: "socket_unavailable", detail: connected.message };
     }
     conn = connected;
-    const delivered = await Promise.race([deliver(conn, bytes), expired]);
+    const delivered = await Promise.race([deliver(conn, bytes, whileDelivering), expired]);
     if (delivered === "expired") {
       return { outcome: "emit_timeout", detail: `the daemon did not read within ${budgetMs} ms` };
     }
@@ -78,10 +93,15 @@ function expiry(ms: number): Promise<"expired"> {
   return Promise.resolve(wait.value).then(() => "expired");
 }
 
-async function deliver(conn: Deno.UnixConn, bytes: Uint8Array): Promise<"done"> {
+async function deliver(
+  conn: Deno.UnixConn,
+  bytes: Uint8Array,
+  whileDelivering: (() => void) | undefined,
+): Promise<"done"> {
   let written = 0;
   while (written < bytes.length) written += await conn.write(bytes.subarray(written));
   await conn.closeWrite();
+  whileDelivering?.();
   const scratch = new Uint8Array(16);
   while ((await conn.read(scratch)) !== null) {
     // The daemon sends nothing; wait for its close.
