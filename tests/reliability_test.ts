@@ -24,6 +24,14 @@ async function verifyExitCode(env: Record<string, string>): Promise<number> {
   return output.code;
 }
 
+async function waitUntil(condition: () => boolean, timeoutMs = 6000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function inBatches<T>(count: number, width: number, task: (i: number) => Promise<T>) {
   const results: T[] = [];
   let next = 0;
@@ -55,6 +63,37 @@ Deno.test("spool: 20 hooks while the daemon is down, then it starts: 20 rows, in
         Array.from({ length: 20 }, (_, i) => `prompt ${i}`),
       );
       assert.deepEqual([...Deno.readDirSync(`${daemon.traceDir}/spool`)], []);
+    } finally {
+      await daemon.stop();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("spool: a spool file written after its frame was committed is removed by the drain, no second row", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cyberos-late-spool-" });
+  try {
+    const paths = { socket: `${dir}/capture.sock`, traceDir: `${dir}/traces` };
+    const base = JSON.parse(await fixture("user_prompt_submit"));
+    await runHook(paths, "userpromptsubmit", promptPayload(base, "committed once"));
+    const spool = `${paths.traceDir}/spool`;
+    const [entry] = [...Deno.readDirSync(spool)];
+    assert.ok(entry, "the hook spooled its frame while the daemon was down");
+    const copy = `${dir}/${entry.name}`;
+    Deno.copyFileSync(`${spool}/${entry.name}`, copy);
+    const daemon = await startTestDaemon({ dir });
+    try {
+      await waitForRows(daemon.db, 1);
+      await waitUntil(() => [...Deno.readDirSync(spool)].length === 0);
+      // What a hook leaves when its row is committed before its own spool write lands.
+      Deno.copyFileSync(
+        copy,
+        `${spool}/${entry.name.replace(/\.socket_unavailable\.frame$/, ".frame")}`,
+      );
+      await waitUntil(() => [...Deno.readDirSync(spool)].length === 0);
+      const rows = await waitForRows(daemon.db, 1);
+      assert.deepEqual(rows.map((row) => row.payload.prompt_redacted), ["committed once"]);
     } finally {
       await daemon.stop();
     }
