@@ -35,8 +35,9 @@ export function textWithSecrets(bytes: number, unit: string = PROSE): string {
   return SECRETS.map((secret) => `${fill(unit, chunk)} ${secret} `).join("") + fill(unit, chunk);
 }
 
-/** A UserPromptSubmit payload with a 4 KB prompt. */
-export function promptPayload(cwd: string): string {
+/** A UserPromptSubmit payload with a 4 KB prompt: the synthetic secrets in prose, or prose alone. */
+export function promptPayload(cwd: string, options: { secrets?: boolean } = {}): string {
+  const { secrets = true } = options;
   return JSON.stringify({
     session_id: SESSION,
     transcript_path: `${cwd}/transcript.jsonl`,
@@ -44,7 +45,7 @@ export function promptPayload(cwd: string): string {
     hook_event_name: "UserPromptSubmit",
     prompt_id: "0d4e5f60-7182-4394-a5b6-c7d8e9f00112",
     permission_mode: "default",
-    prompt: textWithSecrets(4096),
+    prompt: secrets ? textWithSecrets(4096) : fill(PROSE, 4096),
   });
 }
 

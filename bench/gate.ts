@@ -79,6 +79,11 @@ try {
       event: "userpromptsubmit",
       payload: promptPayload(project),
     },
+    {
+      name: "UserPromptSubmit, 4 KB prompt without secrets",
+      event: "userpromptsubmit",
+      payload: promptPayload(project, { secrets: false }),
+    },
     { name: "PostToolUse, 64 KB tool_input", event: "posttooluse", payload: toolPayload(project) },
     { name: "Stop", event: "stop", payload: stopPayload(project) },
   ];
