@@ -15,7 +15,7 @@
 import { startTestDaemon, type TestDaemon, waitForRows } from "../tests/_daemon.ts";
 import { scriptBlock } from "../tests/claude/model_server.ts";
 import { startModelServer } from "../tests/claude/model_server.ts";
-import { type OtlpLogRecord, startOtlpLogsReceiver } from "../tests/claude/otlp_logs_receiver.ts";
+import { type OtlpLogRecord, startOtlpReceiver } from "../tests/_otlp_receiver.ts";
 import {
   CLAUDE_CODE_VERSION,
   createTempProject,
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
   const turns = parseTurns(Deno.args);
   await ensureClaudeCli();
   const server = await startModelServer();
-  const otlp = await startOtlpLogsReceiver();
+  const otlp = startOtlpReceiver();
   let daemon: TestDaemon | undefined;
   const projects: Partial<Record<Setup, TempProject>> = {};
   try {
@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     for (let turn = 1; turn <= turns; turn++) {
       for (const setup of ["ours", "cat"] as const) {
         const project = projects[setup]!;
-        otlp.records.length = 0;
+        otlp.requests.length = 0;
         const result = await runTurn({
           project,
           baseUrl: server.baseUrl,
@@ -160,7 +160,7 @@ async function main(): Promise<void> {
             `Cannot bench: turn ${turn} (${setup}) exited ${result.code}: ${result.stdout}${result.stderr}`,
           );
         }
-        const found = hookTimings(otlp.records, setup);
+        const found = hookTimings(otlp.logs(), setup);
         if (found.length !== 6) {
           throw new Error(
             `Cannot bench: turn ${turn} (${setup}) reported ${found.length} hook runs, expected 6`,

@@ -1,7 +1,6 @@
 /**
- * OTLP/HTTP JSON attribute values, decoded once for the test receivers
- * (`_otlp_receiver.ts` for the daemon's export, `claude/otlp_logs_receiver.ts`
- * for Claude Code's own events).
+ * OTLP/HTTP JSON attribute values, decoded once for the test receiver
+ * (`_otlp_receiver.ts`).
  *
  * @module
  */

@@ -1,14 +1,15 @@
 /**
  * A real OTLP/HTTP receiver for tests, on 127.0.0.1 and a free port. It keeps
  * every request by path (`/v1/traces`, `/v1/metrics`, `/v1/logs`) with its
- * content type and bytes, and decodes `http/json` bodies into flat spans and
- * metric points. Started with `{ hang: true }` it accepts connections, reads
+ * content type and bytes, and decodes `http/json` bodies into flat spans,
+ * metric points and log records (the daemon's export, and Claude Code's own
+ * events for the latency bench). Started with `{ hang: true }` it accepts connections, reads
  * what is sent and never answers: the collector that hangs.
  *
  * @module
  */
 
-import { flatten, type KeyValue } from "./_otlp_json.ts";
+import { type AnyValue, flatten, type KeyValue, unwrap } from "./_otlp_json.ts";
 
 /** One request as received. */
 export interface OtlpRequest {
@@ -66,6 +67,14 @@ export interface ReceivedPoint {
   unit: string;
 }
 
+/** One log record, its attributes flattened to plain values. */
+export interface OtlpLogRecord {
+  /** The record's body when it is a string (Claude Code puts `claude_code.<event>` there). */
+  body: string | undefined;
+  /** The record's attributes, merged with its resource's, values unwrapped from OTLP's AnyValue. */
+  attributes: Record<string, unknown>;
+}
+
 /** A running receiver. */
 export interface OtlpReceiver {
   /** `http://127.0.0.1:<port>`, for `OTEL_EXPORTER_OTLP_ENDPOINT`. */
@@ -80,6 +89,8 @@ export interface OtlpReceiver {
   spans(): ReceivedSpan[];
   /** Every metric point in the JSON metric requests so far, in arrival order. */
   points(): ReceivedPoint[];
+  /** Every log record in the JSON log requests so far, in arrival order. */
+  logs(): OtlpLogRecord[];
   /**
    * The latest value of a cumulative sum, gauge or histogram count whose
    * attributes include `attributes`, summed over matching series; undefined
@@ -180,6 +191,30 @@ export function parseMetricsRequest(body: unknown): ReceivedPoint[] {
   return out;
 }
 
+/** Flattens an OTLP `ExportLogsServiceRequest` JSON body into records. */
+export function parseLogsRequest(body: unknown): OtlpLogRecord[] {
+  const records: OtlpLogRecord[] = [];
+  const resourceLogs = (body as { resourceLogs?: unknown[] } | undefined)?.resourceLogs ?? [];
+  for (
+    const rl of resourceLogs as {
+      resource?: { attributes?: KeyValue[] };
+      scopeLogs?: { logRecords?: { body?: AnyValue; attributes?: KeyValue[] }[] }[];
+    }[]
+  ) {
+    const resource = flatten(rl.resource?.attributes);
+    for (const sl of rl.scopeLogs ?? []) {
+      for (const record of sl.logRecords ?? []) {
+        const text = unwrap(record.body);
+        records.push({
+          body: typeof text === "string" ? text : undefined,
+          attributes: { ...resource, ...flatten(record.attributes) },
+        });
+      }
+    }
+  }
+  return records;
+}
+
 function matches(point: ReceivedPoint, attributes: Record<string, unknown>): boolean {
   return Object.entries(attributes).every(([key, value]) => point.attributes[key] === value);
 }
@@ -273,6 +308,7 @@ export function startOtlpReceiver(options: OtlpReceiverOptions = {}): OtlpReceiv
     connections: () => accepted,
     spans: () => exports("/v1/traces").flatMap((r) => parseTracesRequest(r.json)),
     points: () => exports("/v1/metrics").flatMap((r) => parseMetricsRequest(r.json)),
+    logs: () => exports("/v1/logs").flatMap((r) => parseLogsRequest(r.json)),
     latest(name, attributes = {}) {
       const series = new Map<string, ReceivedPoint>();
       for (const point of receiver.points()) {

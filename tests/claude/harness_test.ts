@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { chooseReply, DEFAULT_FINAL_TEXT, parseScript, scriptBlock } from "./model_server.ts";
 import { handleMessage, MCP_TOOL_NAME } from "./mcp_server.ts";
-import { parseLogsRequest } from "./otlp_logs_receiver.ts";
+import { parseLogsRequest } from "../_otlp_receiver.ts";
 
 const none = { permissions: "none" } as const;
 
