@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { markEager } from "../hook/build.ts";
+import { dropRuleSamples, markEager } from "../hook/build.ts";
 
 /** Runs a module's text and returns what it left in `globalThis.result`. */
 async function evaluate(source: string): Promise<unknown> {
@@ -59,4 +59,22 @@ Deno.test("markEager: declarations move to the top in parentheses; expressions a
 
 Deno.test("markEager: a syntax error is reported, not rewritten", () => {
   assert.throws(() => markEager("function ("), SyntaxError);
+});
+
+const RULES_SAMPLE = `
+const first = { id: "a", description: "A key", placeholder: "<A>", keywords: ["a"], pattern: () => /a/g,
+  priority: 1, truePositives: ["a1"], falsePositives: ["b"] };
+const second = { truePositives: ["x"], id: "b", placeholder: "<B>", pattern: () => /b/g, description: "B" };
+const notARule = { description: "kept", truePositives: ["kept"], placeholder: "<C>" };
+globalThis.result = [first, second, notARule].map((o) => Object.keys(o).join(","));
+`;
+
+Deno.test("dropRuleSamples: rules lose only their review fields; other objects keep theirs", async () => {
+  const dropped = dropRuleSamples(RULES_SAMPLE);
+  assert.deepEqual(await evaluate(dropped), [
+    "id,placeholder,keywords,pattern,priority",
+    "id,placeholder,pattern",
+    "description,truePositives,placeholder",
+  ]);
+  assert.ok(!dropped.includes("a1") && !dropped.includes('"A key"'));
 });
