@@ -83,7 +83,9 @@ Deno.test("buildHookCommand() is absolute, shell-quoted and carries paths and fl
     .map((flag) => /^[A-Za-z0-9_@%+=:,./-]+$/.test(flag) ? flag : shellQuote(flag)).join(" ");
   assert.equal(
     command,
-    `'/opt/it'\\''s/deno' run -q ${flags} ${shellQuote(DEFAULT_HOOK_SCRIPT)} ` +
+    `'/opt/it'\\''s/deno' run -q --v8-flags=--no-sparkplug ${flags} ${
+      shellQuote(DEFAULT_HOOK_SCRIPT)
+    } ` +
       `--socket '/tmp/a b/s.sock' --trace-dir '/tmp/a b/traces' ` +
       `--allow-email-domain 'example.com' posttooluse`,
   );
