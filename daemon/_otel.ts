@@ -28,6 +28,7 @@ import {
   type Tracer,
 } from "@opentelemetry/api";
 import type { Frame } from "../lib/frame.ts";
+import { isHex32 } from "../lib/ids.ts";
 import type { Outcome } from "../lib/outcomes.ts";
 import { log } from "./_log.ts";
 import type { Telemetry } from "./_telemetry.ts";
@@ -61,7 +62,6 @@ const HOOK_BUCKETS = [0.005, 0.01, 0.02, 0.03, 0.04, 0.05, 0.075, 0.1, 0.25, 0.5
 /** Bucket bounds (seconds) for group commits. */
 const COMMIT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
 
-const HEX32 = /^[0-9a-f]{32}$/;
 const INVALID_SPAN_ID = "0000000000000000";
 
 /** Options for {@linkcode otelTelemetry}. */
@@ -171,7 +171,7 @@ function createInstruments(onSpoolDepth: () => number | undefined): Instruments 
 }
 
 function parentContext(traceId: unknown): Context {
-  if (typeof traceId !== "string" || !HEX32.test(traceId)) return context.active();
+  if (typeof traceId !== "string" || !isHex32(traceId)) return context.active();
   return trace.setSpanContext(context.active(), {
     traceId,
     spanId: sessionSpanId(traceId),

@@ -28,6 +28,7 @@ import { DEFAULT_SOCKET_PATH, DEFAULT_TRACE_DIR, spoolDir } from "../lib/paths.t
 import { pruneSpool, spoolFileName, writeSpoolFile } from "../lib/spool.ts";
 import { distrustOf, fallbackTraceId, prepareTraceDir, sessionTraceId } from "../lib/trace_id.ts";
 import type { Outcome } from "../lib/outcomes.ts";
+import { decodeUtf8 } from "../lib/utf8.ts";
 
 interface HookArgs {
   event: HookEvent;
@@ -161,7 +162,7 @@ async function main(): Promise<void> {
   if (input === undefined) return warn("invalid_payload", "stdin exceeds the 16 MiB limit");
   let parsed: ReturnType<typeof parseHookPayload>;
   try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(input);
+    const text = decodeUtf8(input);
     parsed = parseHookPayload(JSON.parse(text), HOOK_EVENTS[args.event]);
   } catch (error) {
     return warn("invalid_payload", (error as Error).message);

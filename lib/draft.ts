@@ -37,7 +37,8 @@ const TASK_NOTIFICATION = /^\s*<task-notification>[\s\S]*<\/task-notification>\s
  * reporting back, not a person typing.
  */
 export function isTaskNotification(prompt: string): boolean {
-  return TASK_NOTIFICATION.test(prompt) &&
+  // The substring test first: most prompts are not notifications, and then the pattern never compiles.
+  return prompt.includes("<task-notification>") && TASK_NOTIFICATION.test(prompt) &&
     prompt.indexOf("<task-notification>") === prompt.lastIndexOf("<task-notification>");
 }
 

@@ -9,6 +9,7 @@
 import { isOutcome, type Outcome } from "./outcomes.ts";
 import { isRowKind, type RowKind } from "./kinds.ts";
 import { stringifyJson } from "./json.ts";
+import { isHex32 } from "./ids.ts";
 
 /** The frame format version. */
 export const FRAME_VERSION = 1;
@@ -80,7 +81,6 @@ const TELEMETRY_KEYS = new Set([
   "outcome",
   "redactions",
 ]);
-const HEX32 = /^[0-9a-f]{32}$/;
 
 /**
  * Encodes a frame: length prefix and JSON body in one buffer.
@@ -136,7 +136,7 @@ export function validateFrame(value: unknown): Frame {
     if (!FRAME_KEYS.has(key)) throw shape(`unknown key "${key}"`);
   }
   if (value.v !== FRAME_VERSION) throw shape(`v must be ${FRAME_VERSION}`);
-  if (typeof value.id !== "string" || !HEX32.test(value.id)) throw shape("id must be 32 hex");
+  if (typeof value.id !== "string" || !isHex32(value.id)) throw shape("id must be 32 hex");
   if (!isRowKind(value.kind)) throw shape(`unknown kind ${JSON.stringify(value.kind)}`);
   if (!isPlainObject(value.payload)) throw shape("payload must be an object");
   if (typeof value.payload.session_id !== "string") throw shape("payload.session_id missing");

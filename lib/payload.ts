@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isUuid } from "./ids.ts";
 import type { ClaudeHookEvent } from "./kinds.ts";
 
 /** Fields every event carries. */
@@ -64,8 +65,6 @@ export interface ParsedPayload {
   unknownKeys: string[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const COMMON_KEYS = [
   "session_id",
   "transcript_path",
@@ -108,7 +107,7 @@ const EVENT_KEYS: Record<ClaudeHookEvent, string[]> = {
 export function parseHookPayload(value: unknown, event: ClaudeHookEvent): ParsedPayload {
   if (!isRecord(value)) throw new TypeError("Invalid payload: not a JSON object");
   const sessionId = requireString(value, "session_id");
-  if (!UUID.test(sessionId)) throw new TypeError("Invalid payload: session_id is not a UUID");
+  if (!isUuid(sessionId)) throw new TypeError("Invalid payload: session_id is not a UUID");
   const eventName = requireString(value, "hook_event_name");
   if (eventName !== event) {
     throw new TypeError(`Invalid payload: hook_event_name is "${eventName}", expected "${event}"`);
@@ -121,8 +120,10 @@ export function parseHookPayload(value: unknown, event: ClaudeHookEvent): Parsed
   copyOptionalString(value, common, "prompt_id");
   copyOptionalString(value, common, "agent_id");
   copyOptionalString(value, common, "agent_type");
-  const known = new Set([...COMMON_KEYS, ...EVENT_KEYS[event]]);
-  const unknownKeys = Object.keys(value).filter((key) => !known.has(key)).sort();
+  const eventKeys = EVENT_KEYS[event];
+  const unknownKeys = Object.keys(value)
+    .filter((key) => !COMMON_KEYS.includes(key) && !eventKeys.includes(key))
+    .sort();
   return { payload: parseEventFields(value, event, common), unknownKeys };
 }
 

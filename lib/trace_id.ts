@@ -12,10 +12,10 @@
  * @module
  */
 
+import { isHex32 } from "./ids.ts";
+
 /** A trace id goes stale after this long without a hook. */
 export const TRACE_IDLE_MS = 60 * 60 * 1000;
-
-const HEX32 = /^[0-9a-f]{32}$/;
 
 /** Why a trace dir or socket is not trusted, or `undefined` when it is. */
 export type Distrust = string | undefined;
@@ -118,7 +118,7 @@ function readFresh(path: string, nowMs: number): string | undefined {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-  if (!HEX32.test(text)) return undefined;
+  if (!isHex32(text)) return undefined;
   const lastUsed = info.mtime?.getTime() ?? 0;
   if (nowMs - lastUsed > TRACE_IDLE_MS) return undefined;
   if (nowMs - lastUsed > 60_000) {
