@@ -11,7 +11,13 @@ import assert from "node:assert/strict";
 import { explainText, redactText, redactValue } from "../lib/redact/mod.ts";
 import { applyFindings, type Rule, scanText, TextFacts } from "../lib/redact/_engine.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
-import { cccdProblem, luhnValid, mod97Valid, shannonEntropy } from "../lib/redact/_validators.ts";
+import {
+  cccdProblem,
+  inWordList,
+  luhnValid,
+  mod97Valid,
+  shannonEntropy,
+} from "../lib/redact/_validators.ts";
 import { adversarialInputs } from "../bench/_payloads.ts";
 
 /** Synthetic secrets, made up for these tests. */
@@ -356,4 +362,11 @@ Deno.test({
     const text = "akiaq3egt7wk2m5zrn4p, Zk3+Qm9vTr2LwX8pYb4N/cH6sJd1FgA7eVu5RoKi";
     assert.equal(redactText(text).counts["aws-secret-access-key"], 1);
   },
+});
+
+Deno.test("inWordList: whole words only, never a part of one or an empty word", () => {
+  const list = "js json ts 001 010";
+  assert.ok(inWordList(list, "js") && inWordList(list, "json") && inWordList(list, "010"));
+  assert.ok(!inWordList(list, "jso") && !inWordList(list, "s") && !inWordList(list, "01"));
+  assert.ok(!inWordList(list, "") && !inWordList(list, "js json") && !inWordList(list, " js"));
 });

@@ -9,13 +9,12 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { inWordList } from "../_validators.ts";
 
-const NOT_TLDS = new Set(
-  ("png jpg jpeg gif svg webp ico bmp js ts tsx jsx mjs cjs json css scss less py rb go rs java kt md txt " +
-    "yml yaml toml lock xml html htm sh bash zsh log csv tsv sql env ini cfg conf pem crt key pub tar gz zip " +
-    "local internal lan localdomain home corp test example invalid localhost intranet private svc cluster")
-    .split(" "),
-);
+const NOT_TLDS =
+  "png jpg jpeg gif svg webp ico bmp js ts tsx jsx mjs cjs json css scss less py rb go rs java kt md txt " +
+  "yml yaml toml lock xml html htm sh bash zsh log csv tsv sql env ini cfg conf pem crt key pub tar gz zip " +
+  "local internal lan localdomain home corp test example invalid localhost intranet private svc cluster";
 /** Literals that the bot-address and ssh-command patterns in `kept` need before they run. */
 const MACHINE_LOCAL_HINTS = ["reply", "daemon", "postmaster", "bounce"];
 const SSH_HINTS = ["ssh", "scp", "sftp", "rsync", "mosh"];
@@ -34,7 +33,7 @@ function kept(c: Candidate): string | undefined {
     if (domain === wanted || domain.endsWith(`.${wanted}`)) return `domain ${domain} is allowed`;
   }
   const tld = domain.slice(domain.lastIndexOf(".") + 1);
-  if (NOT_TLDS.has(tld)) return `.${tld} is not a public TLD`;
+  if (inWordList(NOT_TLDS, tld)) return `.${tld} is not a public TLD`;
   // Each pattern below is created and run only when the literal it needs is
   // there: in a short-lived process compiling a pattern costs more than the lookups.
   if (domain.includes("example.") && /(?:^|\.)example\.(?:com|org|net)$/.test(domain)) {
