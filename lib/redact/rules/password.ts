@@ -140,8 +140,6 @@ export const passwordFlagAttached: Rule = {
   ],
 };
 
-/** The `:port:db:user:` fields every `.pgpass` line has: a cheap scan before the full pattern. */
-
 /** `host:port:db:user:password` lines of `.pgpass`. */
 export const passwordPgpass: Rule = {
   id: "password-pgpass",
