@@ -79,24 +79,21 @@ function parseArgs(argv: string[]): HookArgs | string {
 }
 
 function readStdin(): Uint8Array | undefined {
-  const chunks: Uint8Array[] = [];
+  // One buffer, doubled when full: a fresh chunk per read zeroed megabytes a large payload never used.
+  let buffer = new Uint8Array(65536);
   let total = 0;
-  while (total <= MAX_FRAME_BYTES) {
-    const chunk = new Uint8Array(total < 65536 ? 65536 : 1 << 20);
-    const n = Deno.stdin.readSync(chunk);
+  while (true) {
+    if (total === buffer.length) {
+      if (total > MAX_FRAME_BYTES) return undefined;
+      const grown = new Uint8Array(buffer.length * 2);
+      grown.set(buffer);
+      buffer = grown;
+    }
+    const n = Deno.stdin.readSync(buffer.subarray(total));
     if (n === null) break;
-    if (n === 0) continue;
-    chunks.push(chunk.subarray(0, n));
     total += n;
   }
-  if (total > MAX_FRAME_BYTES) return undefined;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return total > MAX_FRAME_BYTES ? undefined : buffer.subarray(0, total);
 }
 
 function traceIdFor(args: HookArgs, sessionId: string, uid: number): {
