@@ -79,7 +79,7 @@ function parseArgs(argv: string[]): HookArgs | string {
 }
 
 function readStdin(): Uint8Array | undefined {
-  // One buffer, doubled when full: a fresh chunk per read zeroed megabytes a large payload never used.
+  // One buffer, doubled when full, read into in place: no chunk list to copy together at the end.
   let buffer = new Uint8Array(65536);
   let total = 0;
   while (true) {
