@@ -13,7 +13,7 @@ export function isUuid(value: string): boolean {
     const c = value.charCodeAt(i);
     if (i === 8 || i === 13 || i === 18 || i === 23) {
       if (c !== 45) return false;
-    } else if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) {
+    } else if (!isHexCode(c) && !(c >= 65 && c <= 70)) {
       return false;
     }
   }
@@ -23,9 +23,11 @@ export function isUuid(value: string): boolean {
 /** Whether `value` is 32 lowercase hex digits. */
 export function isHex32(value: string): boolean {
   if (value.length !== 32) return false;
-  for (let i = 0; i < 32; i++) {
-    const c = value.charCodeAt(i);
-    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
-  }
+  for (let i = 0; i < 32; i++) if (!isHexCode(value.charCodeAt(i))) return false;
   return true;
+}
+
+/** Whether a UTF-16 code is `0`–`9` or `a`–`f`. */
+function isHexCode(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
 }

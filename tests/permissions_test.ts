@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { DEFAULT_SOCKET_PATH, DEFAULT_TRACE_DIR } from "../lib/paths.ts";
+import { HOOK_V8_FLAGS } from "../lib/hook_command.ts";
 import {
   daemonPermissionFlags,
   hookPermissionFlags,
@@ -60,6 +61,12 @@ Deno.test("deno.json's hook permission set is hookPermissionFlags() of the defau
     hookPermissionFlags({ socket: DEFAULT_SOCKET_PATH, traceDir: DEFAULT_TRACE_DIR }),
   );
   assert.deepEqual(config.permissions.hook, expected);
+});
+
+Deno.test("deno.json's hook task runs with the installed command's V8 flags", async () => {
+  const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`));
+  const words = (config.tasks.hook as string).split(" ");
+  for (const flag of HOOK_V8_FLAGS) assert.ok(words.includes(flag), `${flag} is missing`);
 });
 
 Deno.test("hookPermissionFlags() allow the trace dir and socket and refuse everything else", async (t) => {
