@@ -56,3 +56,16 @@ Deno.test("decodeUtf8: random bytes either side of the fast path's limit agree w
     }
   }
 });
+
+Deno.test("decodeUtf8: input past the fast path reads as TextDecoder reads it, a real U+FFFD included", () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const long = "x".repeat(ASCII_FAST_PATH_MAX_BYTES);
+  assert.equal(decodeUtf8(encode(`${long}\uFFFD`)), `${long}\uFFFD`);
+  assert.equal(decodeUtf8(encode(`${long}mật khẩu 🔑`)), `${long}mật khẩu 🔑`);
+  assertSame(new Uint8Array([0xef, 0xbb, 0xbf, ...encode(long)]));
+  const invalid = encode(`${long}ab`);
+  invalid[invalid.length - 1] = 0xff;
+  assert.throws(() => decodeUtf8(invalid), TypeError);
+  const truncated = encode(`${long}🔑`).subarray(0, ASCII_FAST_PATH_MAX_BYTES + 2);
+  assert.throws(() => decodeUtf8(truncated), TypeError);
+});
