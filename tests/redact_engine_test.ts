@@ -9,7 +9,14 @@
 
 import assert from "node:assert/strict";
 import { explainText, redactText, redactValue } from "../lib/redact/mod.ts";
-import { applyFindings, type Rule, scanText, TextFacts } from "../lib/redact/_engine.ts";
+import {
+  ANCHORED_MIN_CHARS,
+  applyFindings,
+  keywordAnchor,
+  type Rule,
+  scanText,
+  TextFacts,
+} from "../lib/redact/_engine.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
 import {
   cccdProblem,
@@ -338,6 +345,62 @@ Deno.test({
       for (const sample of rule.truePositives) {
         assert.ok(rule.precheck(new TextFacts(sample)), `${rule.id}: ${sample}`);
       }
+    }
+  },
+});
+
+Deno.test({
+  name: "keywordAnchor() is the keyword from its rarest character on, at least two characters",
+  permissions: "none",
+  fn() {
+    assert.equal(keywordAnchor(" -p"), "-p");
+    assert.equal(keywordAnchor("sk-ant-"), "-ant-");
+    assert.equal(keywordAnchor("authorization"), "zation");
+    assert.equal(keywordAnchor("mật khẩu"), "ật khẩu");
+    assert.equal(keywordAnchor("@"), "@");
+    assert.equal(keywordAnchor("xo"), "xo");
+    for (const keyword of RULES.flatMap((rule) => rule.keywords)) {
+      const anchor = keywordAnchor(keyword);
+      assert.ok(keyword.endsWith(anchor), `${keyword} → ${anchor}`);
+      assert.ok(anchor.length >= Math.min(2, keyword.length), `${keyword} → ${anchor}`);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "scanText() gates on the whole keyword, not its anchor, and asks a precheckFirst rule first",
+  permissions: "none",
+  fn() {
+    const asked: string[] = [];
+    const rule = (id: string, precheckFirst: boolean): Rule => ({
+      id,
+      description: "",
+      placeholder: `<${id}>`,
+      keywords: ["sk-ant-"],
+      precheck: () => {
+        asked.push(id);
+        return true;
+      },
+      precheckFirst,
+      pattern: () => /ant/dg,
+      priority: 1,
+      validators: [],
+      allowlist: [],
+      truePositives: [],
+      falsePositives: [],
+    });
+    const rules = [rule("later", false), rule("first", true)];
+    // Short texts look the keyword up at once, long ones by its anchor first.
+    for (const pad of ["", " ".repeat(ANCHORED_MIN_CHARS)]) {
+      asked.length = 0;
+      // The anchor "-ant-" is there, the keyword is not: neither rule runs.
+      assert.deepEqual(scanText(`an x-ant- here${pad}`, rules).findings, []);
+      assert.deepEqual(asked, ["first"]);
+      asked.length = 0;
+      const found = scanText(`an sk-ant- here${pad}`, rules).findings.map((f) => f.ruleId);
+      assert.ok(found.length === 1 && ["later", "first"].includes(found[0]!));
+      assert.deepEqual(asked, ["later", "first"]);
     }
   },
 });

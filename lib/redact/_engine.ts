@@ -2,10 +2,11 @@
  * The redaction engine. It runs fixed steps and can say why:
  *
  * 1. one lowercase pass over the text, then each rule's keywords are looked
- *    up in it, and its optional precheck (a cheap necessary condition over
- *    {@linkcode TextFacts}) is asked, so only rules that could match run at
- *    all: in a short-lived process compiling a pattern costs far more than
- *    scanning with it;
+ *    up in it (each from its rarest character on first, see
+ *    {@linkcode keywordAnchor}), and its optional precheck (a cheap necessary
+ *    condition over {@linkcode TextFacts}) is asked, so only rules that could
+ *    match run at all: in a short-lived process compiling a pattern costs far
+ *    more than scanning with it;
  * 2. each remaining rule's pattern yields candidate spans (the `secret` named
  *    group when the rule has one, else the whole match);
  * 3. validators and then allowlists may reject a candidate, with a reason;
@@ -64,6 +65,12 @@ export interface Rule {
    * pattern is never compiled or run. Must not change what is redacted.
    */
   precheck?: (facts: TextFacts) => boolean;
+  /**
+   * Ask the precheck before the keywords. For a precheck that reads a fact
+   * every text computes anyway, when it spares many keyword scans (each one a
+   * pass over the whole text). Never changes what is redacted.
+   */
+  precheckFirst?: boolean;
   /**
    * Makes the pattern, which must carry the `g` and `d` flags. A function, so
    * that loading the rules creates no regular expression: creating all of
@@ -182,6 +189,49 @@ export class TextFacts {
   }
 }
 
+/**
+ * Characters from the most to the least frequent in prose and code, roughly;
+ * any other character counts as rarer than all of them.
+ */
+const BY_FREQUENCY = " etaoinsrhldcumfpgwybv,.kx\n0-_/:=\"'1()2{}j;q3456789z";
+
+const anchors = new Map<string, string>();
+
+/**
+ * Texts this long look keywords up by their anchors first. In shorter ones a
+ * scan costs less than working out the anchor (a 4 KB prompt: 0.4 M
+ * instructions more with anchors, a 64 KB tool input: 4 M fewer).
+ */
+export const ANCHORED_MIN_CHARS = 8192;
+
+/**
+ * The part of a keyword the gate looks for first: the keyword from its
+ * rarest character on, at least two characters long. `includes` stops at
+ * every occurrence of the pattern's first character, so on a 64 KB text
+ * `" -p"` takes 90 µs and `"-p"` 1.3 µs. The anchor is a substring of the
+ * keyword: where it is absent, so is the keyword.
+ *
+ * @example
+ * ```ts
+ * keywordAnchor(" -p"); // "-p"
+ * keywordAnchor("sk-ant-"); // "-ant-"
+ * ```
+ */
+export function keywordAnchor(keyword: string): string {
+  let anchor = anchors.get(keyword);
+  if (anchor !== undefined) return anchor;
+  let rarest = 0;
+  let rarestRank = -1;
+  for (let i = 0; i < keyword.length - 1; i++) {
+    const rank = BY_FREQUENCY.indexOf(keyword[i]!);
+    const score = rank < 0 ? BY_FREQUENCY.length : rank;
+    if (score > rarestRank) [rarest, rarestRank] = [i, score];
+  }
+  anchor = keyword.slice(rarest);
+  anchors.set(keyword, anchor);
+  return anchor;
+}
+
 interface Ranked extends Finding {
   priority: number;
 }
@@ -202,15 +252,23 @@ export function scanText(
   const lower = facts.lower;
   // Rules share keywords (`secret`, `pass`, `sk-ant-`…); each is looked up once per text.
   const seen = new Map<string, boolean>();
+  const anchored = lower.length >= ANCHORED_MIN_CHARS;
   const occurs = (keyword: string): boolean => {
     let found = seen.get(keyword);
-    if (found === undefined) seen.set(keyword, found = lower.includes(keyword));
+    if (found === undefined) {
+      const anchor = anchored ? keywordAnchor(keyword) : keyword;
+      found = (anchor === keyword || lower.includes(anchor)) && lower.includes(keyword);
+      seen.set(keyword, found);
+    }
     return found;
   };
+  const keyed = (rule: Rule): boolean => rule.keywords.length === 0 || rule.keywords.some(occurs);
+  const prechecked = (rule: Rule): boolean => rule.precheck === undefined || rule.precheck(facts);
   for (const rule of rules) {
-    if (rule.keywords.length > 0 && !rule.keywords.some(occurs)) continue;
-    if (rule.precheck !== undefined && !rule.precheck(facts)) continue;
-    collect(text, rule, engineOptions, candidates, explain ? rejections : undefined);
+    const runs = rule.precheckFirst
+      ? prechecked(rule) && keyed(rule)
+      : keyed(rule) && prechecked(rule);
+    if (runs) collect(text, rule, engineOptions, candidates, explain ? rejections : undefined);
   }
   const findings = resolveOverlaps(text.length, candidates, explain ? rejections : undefined);
   return { findings, rejections };

@@ -41,7 +41,10 @@ export const cccd: Rule = {
     "identity",
     "card",
   ],
+  // The card rule asks every text for its digit cluster, so this costs nothing
+  // and spares thirteen keyword scans of a text without a 12-digit number.
   precheck: (facts) => facts.digitCluster() >= 12,
+  precheckFirst: true,
   pattern: () => /(?<![\d.,/-])\d{12}(?!\d|[.,]\d)/dg,
   priority: 250,
   validators: [structure, idContext],
