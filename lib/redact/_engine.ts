@@ -203,7 +203,7 @@ const ANCHOR_MAX_CHARS = 6;
 /**
  * Texts this long look keywords up by their anchors first. In shorter ones a
  * scan costs less than working out the anchor (a 4 KB prompt: 0.4 M
- * instructions more with anchors, a 64 KB tool input: 4 M fewer).
+ * instructions more with anchors, a 64 KB tool input: 3.3 M fewer).
  */
 export const ANCHORED_MIN_CHARS = 8192;
 
