@@ -94,7 +94,18 @@ export const awsSessionToken: Rule = {
   id: "aws-session-token",
   description: "AWS STS session token, by its serialised prefix or named by context",
   placeholder: "<AWS_SESSION_TOKEN>",
-  keywords: ["iqojb3jpz2lux2vj", "fwogzxivyxdz", "fqogzxivyxdz", "session", "security"],
+  // The names the pattern accepts, not the bare words: "session" and "security"
+  // are in most code and prose, and each text holding one compiled the pattern.
+  keywords: [
+    "iqojb3jpz2lux2vj",
+    "fwogzxivyxdz",
+    "fqogzxivyxdz",
+    "session_token",
+    "sessiontoken",
+    "security_token",
+    "securitytoken",
+    "security-token",
+  ],
   pattern: () =>
     new RegExp(
       "(?:(?<![A-Za-z0-9/+])(?<secret>(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9/+=]{40,})" +

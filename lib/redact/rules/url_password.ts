@@ -44,6 +44,8 @@ export const urlPassword: Rule = {
   description: "Password in URL credentials (scheme://user:password@host)",
   placeholder: "<PASSWORD>",
   keywords: ["://"],
+  // Most URLs carry no credentials: without an `@` the pattern is never compiled.
+  precheck: (facts) => facts.text.includes("@"),
   pattern: () =>
     /(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"]{1,200})@(?=[\w.[-])/dg,
   secretGroup: "secret",
