@@ -409,6 +409,82 @@ Deno.test({
 });
 
 Deno.test({
+  name: "every precheck holds wherever its rule, run without it, would replace something",
+  permissions: "none",
+  fn() {
+    const samples = RULES.flatMap((rule) => [...rule.truePositives, ...rule.falsePositives]);
+    samples.push(
+      "@x first, then a@b.co",
+      "\u212Ask-Tq7Vz3Lm9Rx2Kp8Wn4Yb5Hc1T3Blbk",
+      "x_y@host-1.example.org",
+    );
+    for (const rule of RULES) {
+      if (rule.precheck === undefined) continue;
+      const { precheck: _precheck, precheckFirst: _first, ...unchecked } = rule;
+      for (const sample of samples) {
+        if (scanText(sample, [unchecked]).findings.length === 0) continue;
+        assert.ok(rule.precheck(new TextFacts(sample)), `${rule.id}: ${sample}`);
+      }
+    }
+  },
+});
+
+Deno.test({
+  name: "ordinary words do not run the rules they merely resemble (the pattern is never made)",
+  permissions: "none",
+  fn() {
+    const made: string[] = [];
+    const spied = RULES.map((rule) => ({
+      ...rule,
+      pattern: () => {
+        made.push(rule.id);
+        return rule.pattern();
+      },
+    }));
+    const ordinary = [
+      "Check the session cookie and the security headers before the release.",
+      "Docs at https://docs.deno.com/runtime/ and https://github.com/denoland/deno.",
+      '/** @module */ import { blake3 } from "@noble/hashes/blake3"; @Component({})',
+      "<task-notification> the disk-usage task-3 finished, risk-free </task-notification>",
+      "Deno.mkdirSync(dir); // bypass the cache when the tests passes",
+    ];
+    for (const text of ordinary) scanText(text, spied);
+    for (
+      const id of ["aws-session-token", "url-password", "email", "openai-key", "password-prose"]
+    ) {
+      assert.ok(!made.includes(id), `${id} ran on ordinary text`);
+    }
+  },
+});
+
+Deno.test({
+  name: "TextFacts.startsWord() finds a prefix only where no word character or hyphen precedes it",
+  permissions: "none",
+  fn() {
+    assert.equal(new TextFacts("task-3 and disk-usage").startsWord("sk-"), false);
+    assert.equal(new TextFacts("_sk-1 Xsk-2 9sk-3 -sk-4").startsWord("sk-"), false);
+    assert.equal(new TextFacts("sk-first").startsWord("sk-"), true);
+    assert.equal(new TextFacts("task-3, key=sk-abc").startsWord("sk-"), true);
+    assert.equal(new TextFacts("\u212Ask-kelvin").startsWord("sk-"), true);
+    assert.equal(new TextFacts("SK-upper").startsWord("sk-"), false);
+  },
+});
+
+Deno.test({
+  name: "TextFacts.mayHaveWord() finds a word in any case with no ASCII letter beside it",
+  permissions: "none",
+  fn() {
+    assert.equal(new TextFacts("mkdir -p; bypass; passes").mayHaveWord("mk"), false);
+    assert.equal(new TextFacts("mkdir -p; bypass; passes").mayHaveWord("pass"), false);
+    assert.equal(new TextFacts("MK: Tr4ngAn").mayHaveWord("mk"), true);
+    assert.equal(new TextFacts("if x: pass").mayHaveWord("pass"), true);
+    assert.equal(new TextFacts("pass_2 9pass").mayHaveWord("pass"), true);
+    // Lowercasing İ adds a character, so the offsets cannot be trusted: maybe.
+    assert.equal(new TextFacts("İ mkdir").mayHaveWord("mk"), true);
+  },
+});
+
+Deno.test({
   name: "TextFacts.digitCluster() counts digits joined by up to two separators, capped at 13",
   permissions: "none",
   fn() {

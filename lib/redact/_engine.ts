@@ -166,6 +166,34 @@ export class TextFacts {
   }
 
   /**
+   * Whether `prefix` starts a word somewhere in the text: occurs after
+   * neither a letter, digit, `_` nor `-` (what `(?<![\w-])prefix` asks).
+   * Case-sensitive, as the patterns that ask it are.
+   */
+  startsWord(prefix: string): boolean {
+    for (let at = this.text.indexOf(prefix); at >= 0; at = this.text.indexOf(prefix, at + 1)) {
+      if (at === 0 || !isWordOrHyphen(this.text.charCodeAt(at - 1))) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Whether `word` (lowercase) may stand alone in the text: occurs, in any
+   * case, with no ASCII letter right before or after it (what
+   * `(?<![A-Za-z])word(?![A-Za-z])` with the `i` flag asks). Always true when
+   * lowercasing changed the text's length, since the offsets then differ.
+   */
+  mayHaveWord(word: string): boolean {
+    if (this.lower.length !== this.text.length) return true;
+    for (let at = this.lower.indexOf(word); at >= 0; at = this.lower.indexOf(word, at + 1)) {
+      const before = this.text.charCodeAt(at - 1);
+      const after = this.text.charCodeAt(at + word.length);
+      if (!isAsciiLetter(before) && !isAsciiLetter(after)) return true;
+    }
+    return false;
+  }
+
+  /**
    * Digits in the longest cluster of digits joined by at most two of
    * ` .()-`, capped at 13, or 0 when no cluster has 8 digits. Every phone
    * number, card number and 12-digit id lies inside one such cluster.
@@ -235,6 +263,16 @@ export function keywordAnchor(keyword: string): string {
   anchor = keyword.slice(rarest, rarest + ANCHOR_MAX_CHARS);
   anchors.set(keyword, anchor);
   return anchor;
+}
+
+/** `[A-Za-z]`. */
+function isAsciiLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+/** `[A-Za-z0-9_-]`. */
+function isWordOrHyphen(c: number): boolean {
+  return isAsciiLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 45;
 }
 
 interface Ranked extends Finding {

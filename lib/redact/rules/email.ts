@@ -19,6 +19,28 @@ const NOT_TLDS =
 const MACHINE_LOCAL_HINTS = ["reply", "daemon", "postmaster", "bounce"];
 const SSH_HINTS = ["ssh", "scp", "sftp", "rsync", "mosh"];
 
+/** `[A-Za-z0-9]`, and `-` and `_` with `withPunctuation`. */
+function isAddressChar(c: number, withPunctuation: boolean): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ||
+    (withPunctuation && (c === 45 || c === 95));
+}
+
+/**
+ * Whether some `@` has what an address needs around it: a local-part
+ * character just before, a domain label and a dot just after. Decorators,
+ * JSDoc tags and npm scopes (`@module`, `@noble/hashes`) have not, and then
+ * the pattern is never compiled.
+ */
+function mayHoldAddress(text: string): boolean {
+  for (let at = text.indexOf("@"); at >= 0; at = text.indexOf("@", at + 1)) {
+    if (at === 0 || !isAddressChar(text.charCodeAt(at - 1), true)) continue;
+    let end = at + 1;
+    while (end < text.length && isAddressChar(text.charCodeAt(end), end > at + 1)) end++;
+    if (end > at + 1 && text.charCodeAt(end) === 46) return true;
+  }
+  return false;
+}
+
 function isMachineLocal(local: string): boolean {
   return /^(?:no-?reply|do-?not-?reply|noreply\+.*|mailer-daemon|postmaster|bounces?)$/i.test(
     local,
@@ -65,6 +87,7 @@ export const email: Rule = {
   description: "E-mail address",
   placeholder: "<EMAIL>",
   keywords: ["@"],
+  precheck: (facts) => mayHoldAddress(facts.text),
   pattern: () =>
     /(?<=(?<![\w.%+-])(?<local>[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_-])?))@(?<domain>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24})(?![\w-]|\.[A-Za-z0-9])/dg,
   secretFrom: "local",

@@ -15,6 +15,8 @@ export const openai: Rule = {
   description: "OpenAI API key, legacy and project / service-account / admin forms",
   placeholder: "<OPENAI_KEY>",
   keywords: ["sk-"],
+  // `task-`, `disk-` and `risk-` hold the keyword too; only a word that starts with it can match.
+  precheck: (facts) => facts.startsWord("sk-"),
   pattern: () =>
     /(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}(?![\w-])/dg,
   priority: 790,

@@ -166,6 +166,11 @@ export const passwordProse: Rule = {
   description: "Password given in prose (Vietnamese or English)",
   placeholder: "<PASSWORD>",
   keywords: ["mật khẩu", "mat khau", "mk", "pass"],
+  // `mkdir`, `bypass` and `passes` hold the keywords too; the pattern wants them as words.
+  precheck: (facts) =>
+    facts.lower.includes("password") || facts.lower.includes("passphrase") ||
+    facts.lower.includes("mật khẩu") || facts.lower.includes("mat khau") ||
+    facts.mayHaveWord("mk") || facts.mayHaveWord("pass"),
   pattern: () =>
     new RegExp(
       "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
