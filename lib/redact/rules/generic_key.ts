@@ -39,12 +39,66 @@ function notCodePath(c: Candidate): string | undefined {
   return undefined;
 }
 
+const NAME_WORDS = ["key", "secret", "token", "auth", "credential"];
+
+/** `[A-Za-z0-9_.-]`: a name goes on (the text is lowercased). */
+function isNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+}
+
+/** What may stand between a name and its value: quotes, `\`, blanks, `:`, `=`, `>`. */
+function isAssignChar(c: number): boolean {
+  return c === 34 || c === 39 || c === 92 || c === 32 || c === 9 || c === 58 || c === 61 ||
+    c === 62;
+}
+
+/** `[a-z0-9_+/=.~-]` (the text is lowercased). */
+function isValueChar(c: number): boolean {
+  return isNameChar(c) || c === 43 || c === 47 || c === 61 || c === 126;
+}
+
+/**
+ * Whether some name word is followed, past the rest of its name and what
+ * may stand before a value, by 16 value characters holding a digit and a
+ * letter: what both the pattern and `hasDigitAndLetter` need. Code is full
+ * of keys and tokens (`const token = readToken()`); few of them are
+ * assigned such a value, and then the pattern is never compiled.
+ */
+function mayAssignSecret(lower: string): boolean {
+  for (const word of NAME_WORDS) {
+    // A word found inside what the last one scanned can only end where that
+    // did, and fail as it did: skipping it keeps this linear.
+    let scannedTo = 0;
+    for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
+      if (at < scannedTo) continue;
+      let i = at + word.length;
+      while (i < lower.length && isNameChar(lower.charCodeAt(i))) i++;
+      const separatorStart = i;
+      while (i < lower.length && isAssignChar(lower.charCodeAt(i))) i++;
+      // A value may begin with `=`, which the separator loop took.
+      let length = 0;
+      while (i - length > separatorStart && lower.charCodeAt(i - length - 1) === 61) length++;
+      let digit = false;
+      let letter = false;
+      for (; i < lower.length && isValueChar(lower.charCodeAt(i)); i++, length++) {
+        const c = lower.charCodeAt(i);
+        if (c >= 48 && c <= 57) digit = true;
+        else if (c >= 97 && c <= 122) letter = true;
+      }
+      if (length >= 16 && digit && letter) return true;
+      scannedTo = i;
+    }
+  }
+  return false;
+}
+
 /** A secret-looking value after a key/secret/token name. */
 export const genericKey: Rule = {
   id: "generic-api-key",
   description: "Generic key, secret or token value named by context",
   placeholder: "<SECRET>",
-  keywords: ["key", "secret", "token", "auth", "credential"],
+  keywords: NAME_WORDS,
+  precheck: (facts) => mayAssignSecret(facts.lower),
   pattern: () =>
     new RegExp(
       "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|credential)[\\w.-]{0,40})" +
