@@ -479,6 +479,7 @@ Deno.test({
       "<task-notification> the disk-usage task-3 finished, risk-free </task-notification>",
       "Deno.mkdirSync(dir); // bypass the cache when the tests passes",
       "const token = readToken(apiKey); const secretName = config.secretKeyName;",
+      "bypass = true; compass: north; if the tests passes, passthrough=1",
     ];
     for (const text of ordinary) scanText(text, spied);
     const costly = [
@@ -488,6 +489,7 @@ Deno.test({
       "openai-key",
       "password-prose",
       "generic-api-key",
+      "password-assignment",
     ];
     for (const id of costly) {
       assert.ok(!made.includes(id), `${id} ran on ordinary text`);

@@ -63,30 +63,40 @@ function isValueChar(c: number): boolean {
  * letter: what both the pattern and `hasDigitAndLetter` need. Code is full
  * of keys and tokens (`const token = readToken()`); few of them are
  * assigned such a value, and then the pattern is never compiled.
+ *
+ * Linear: a word inside the name the last one ended has the same value, and
+ * the values of later names start later, so each run of value characters is
+ * read once per word.
  */
 function mayAssignSecret(lower: string): boolean {
   for (const word of NAME_WORDS) {
-    // A word found inside what the last one scanned can only end where that
-    // did, and fail as it did: skipping it keeps this linear.
-    let scannedTo = 0;
+    let nameEnd = 0;
+    let runFrom = 0;
+    let runEnd = 0;
+    let lastDigit = -1;
+    let lastLetter = -1;
     for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
-      if (at < scannedTo) continue;
-      let i = at + word.length;
-      while (i < lower.length && isNameChar(lower.charCodeAt(i))) i++;
-      const separatorStart = i;
-      while (i < lower.length && isAssignChar(lower.charCodeAt(i))) i++;
-      // A value may begin with `=`, which the separator loop took.
-      let length = 0;
-      while (i - length > separatorStart && lower.charCodeAt(i - length - 1) === 61) length++;
-      let digit = false;
-      let letter = false;
-      for (; i < lower.length && isValueChar(lower.charCodeAt(i)); i++, length++) {
-        const c = lower.charCodeAt(i);
-        if (c >= 48 && c <= 57) digit = true;
-        else if (c >= 97 && c <= 122) letter = true;
+      if (at < nameEnd) continue;
+      nameEnd = at + word.length;
+      while (nameEnd < lower.length && isNameChar(lower.charCodeAt(nameEnd))) nameEnd++;
+      let valueStart = nameEnd;
+      while (valueStart < lower.length && isAssignChar(lower.charCodeAt(valueStart))) valueStart++;
+      // A value may begin with `=`, which is also what may stand before it.
+      while (valueStart > nameEnd && lower.charCodeAt(valueStart - 1) === 61) valueStart--;
+      if (valueStart < runFrom || valueStart >= runEnd) {
+        runFrom = valueStart;
+        lastDigit = -1;
+        lastLetter = -1;
+        for (runEnd = valueStart; runEnd < lower.length; runEnd++) {
+          const c = lower.charCodeAt(runEnd);
+          if (!isValueChar(c)) break;
+          if (c >= 48 && c <= 57) lastDigit = runEnd;
+          else if (c >= 97 && c <= 122) lastLetter = runEnd;
+        }
       }
-      if (length >= 16 && digit && letter) return true;
-      scannedTo = i;
+      if (runEnd - valueStart >= 16 && lastDigit >= valueStart && lastLetter >= valueStart) {
+        return true;
+      }
     }
   }
   return false;

@@ -45,6 +45,60 @@ function valueLooksSet(c: Candidate): string | undefined {
   return passwordShapeProblem(c.secret);
 }
 
+/** `[a-z0-9_.-]`: a name goes on (the text is lowercased). */
+function isNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+}
+
+function isLowerLetter(c: number): boolean {
+  return c >= 97 && c <= 122;
+}
+
+/**
+ * Whether the name `text.slice(start, end)` may pass `nameSaysPassword`:
+ * it holds `pwd`, `passw` or `passphrase` in any case, or a `pass` followed
+ * by no lowercase letter and preceded by none, unless spelt `Pass`.
+ * `bypass`, `compass` and `passes` do not.
+ */
+function nameMaySayPassword(text: string, lower: string, start: number, end: number): boolean {
+  const name = lower.slice(start, end);
+  if (name.includes("pwd") || name.includes("passw") || name.includes("passphrase")) return true;
+  for (let at = name.indexOf("pass"); at >= 0; at = name.indexOf("pass", at + 1)) {
+    const p = start + at;
+    if (isLowerLetter(text.charCodeAt(p + 4))) continue;
+    if (isLowerLetter(text.charCodeAt(p - 1)) && text[p] !== "P") continue;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Whether some name holding `pass` or `pwd` may say password and is
+ * followed, past quotes and blanks, by `:` or `=`: what the pattern and
+ * `nameSaysPassword` both need. Names like `bypass` and words like
+ * `passes` are everywhere in code and prose; `password: string` still
+ * counts. Each name is looked at once, so this stays linear.
+ */
+function mayAssignPassword(text: string, lower: string): boolean {
+  if (lower.length !== text.length) return true; // Offsets would differ: cannot tell.
+  for (const word of ["pass", "pwd"]) {
+    let scannedTo = 0;
+    for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
+      if (at < scannedTo) continue;
+      let start = at;
+      while (start > 0 && isNameChar(lower.charCodeAt(start - 1))) start--;
+      let end = at + word.length;
+      while (end < lower.length && isNameChar(lower.charCodeAt(end))) end++;
+      scannedTo = end;
+      if (!nameMaySayPassword(text, lower, start, end)) continue;
+      let i = end;
+      while (i < lower.length && `\\"' \t`.includes(lower[i]!)) i++;
+      if (lower[i] === ":" || lower[i] === "=") return true;
+    }
+  }
+  return false;
+}
+
 const VALUE =
   "(?:\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,200}))\"|'(?<quoted>(?<secret>[^'\\\\\\n]{1,200}))'" +
   '|\\\\"(?<quoted>(?<secret>[^"\\\\\\n]{1,200}))\\\\"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,200}))';
@@ -55,6 +109,7 @@ export const passwordAssignment: Rule = {
   description: "Password assigned to a name that says password (code, config, JSON, query string)",
   placeholder: "<PASSWORD>",
   keywords: ["pass", "pwd"],
+  precheck: (facts) => mayAssignPassword(facts.text, facts.lower),
   pattern: () =>
     new RegExp(
       "(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:pass|pwd)[\\w.-]{0,30})(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}" +
@@ -70,6 +125,7 @@ export const passwordAssignment: Rule = {
     '{"username": "ops", "password": "Qz7#mL2p"}',
     "smtp:\n  pass: 'nW8$kd3LqZ'",
     "jdbc:mysql://db/app?user=app&password=H7k.29xLpQ&ssl=true",
+    'const dbPass = "Qz7#mL2p";',
   ],
   falsePositives: [
     // Masked.
