@@ -478,8 +478,9 @@ Deno.test({
       '/** @module */ import { blake3 } from "@noble/hashes/blake3"; @Component({})',
       "<task-notification> the disk-usage task-3 finished, risk-free </task-notification>",
       "Deno.mkdirSync(dir); // bypass the cache when the tests passes",
-      "const token = readToken(apiKey); const secretName = config.secretKeyName;",
+      "const token = readToken(apiKey); const secretName = config.secretName;",
       "bypass = true; compass: north; if the tests passes, passthrough=1",
+      "mkdir -p build && git push -u origin main; the client secret is rotated monthly",
     ];
     for (const text of ordinary) scanText(text, spied);
     const costly = [
@@ -490,6 +491,8 @@ Deno.test({
       "password-prose",
       "generic-api-key",
       "password-assignment",
+      "password-flag",
+      "aws-secret-access-key",
     ];
     for (const id of costly) {
       assert.ok(!made.includes(id), `${id} ran on ordinary text`);

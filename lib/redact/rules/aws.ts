@@ -52,13 +52,25 @@ function isBase64(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 47 || c === 43;
 }
 
+/** Every name the secret-key pattern accepts holds one of these (`secret_?access_?key`, `secret_?key`, `aws_?secret`). */
+const SECRET_KEY_NAMES = [
+  "secretaccess",
+  "secret_access",
+  "secretkey",
+  "secret_key",
+  "awssecret",
+  "aws_secret",
+];
+
 /** The 40-character secret access key. */
 export const awsSecretAccessKey: Rule = {
   id: "aws-secret-access-key",
   description: "AWS secret access key: 40 base64 characters named by context or after a key id",
   placeholder: "<AWS_SECRET_KEY>",
   keywords: ["secret", "akia", "asia"],
-  precheck: (facts) => facts.lower.includes("secret") || keyIdThenSecret(facts.lower),
+  // A bare "secret" is in much prose and code; the pattern wants one of its names.
+  precheck: (facts) =>
+    SECRET_KEY_NAMES.some((name) => facts.lower.includes(name)) || keyIdThenSecret(facts.lower),
   // Both forms lead with a literal (the name, or the key id read forwards
   // rather than as a lookbehind tried at every offset).
   pattern: () =>

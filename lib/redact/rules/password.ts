@@ -141,12 +141,63 @@ export const passwordAssignment: Rule = {
   ],
 };
 
+/** A superset of `\s`: ASCII blanks and controls, and everything past ASCII. */
+function mayBeSpace(c: number): boolean {
+  return c <= 32 || c >= 127;
+}
+
+/** Exactly what `\s` matches. */
+function isSpace(c: number): boolean {
+  return (c >= 9 && c <= 13) || c === 32 || c === 0xa0 || c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f ||
+    c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** Whether `-u` or `--user` at `at` is followed by what a `user:password` value needs. */
+function userPassAt(text: string, at: number, flag: string): boolean {
+  if (at > 0 && !mayBeSpace(text.charCodeAt(at - 1))) return false;
+  let i = at + flag.length;
+  while (text[i] === " " || text[i] === "\t" || text[i] === "=") i++;
+  if (text[i] === "'" || text[i] === '"') i++;
+  const start = i;
+  while (
+    i - start < 100 && i < text.length && !isSpace(text.charCodeAt(i)) && !`:'"$`.includes(text[i]!)
+  ) i++;
+  return i > start && text[i] === ":";
+}
+
+/**
+ * Whether a flag could carry a password: `-p` after a blank with a value
+ * attached, `sshpass`, `--pass…`, or `-u`/`--user` followed by `user:`.
+ * `mkdir -p`, `git push -u origin` and `cp -u` are in most shell commands.
+ */
+function mayPassFlag(text: string): boolean {
+  if (text.includes("sshpass") || text.includes("--pass") || text.includes("--db-password")) {
+    return true;
+  }
+  for (let at = text.indexOf("-p"); at >= 0; at = text.indexOf("-p", at + 1)) {
+    const next = text.charCodeAt(at + 2);
+    if (at > 0 && mayBeSpace(text.charCodeAt(at - 1)) && next === next && next !== 45) {
+      if (next !== 32 && next !== 9 && next !== 10 && next !== 13 && next !== 11 && next !== 12) {
+        return true;
+      }
+    }
+  }
+  for (const flag of ["-u", "--user"]) {
+    for (let at = text.indexOf(flag); at >= 0; at = text.indexOf(flag, at + 1)) {
+      if (userPassAt(text, at, flag)) return true;
+    }
+  }
+  return false;
+}
+
 /** `-pSECRET` attached to a flag (mysql and friends). */
 export const passwordFlagAttached: Rule = {
   id: "password-flag",
   description: "Password in a command-line flag (-pSECRET, sshpass -p, --password, -u user:pass)",
   placeholder: "<PASSWORD>",
   keywords: [" -p", "--pass", "-u ", "--user "],
+  precheck: (facts) => mayPassFlag(facts.text),
   pattern: () =>
     new RegExp(
       "(?<=\\s)-p(?:'(?<quoted>(?<secret>[^'\\n]{1,200}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,200}))\"|(?<secret>[^\\s'\"-][^\\s'\"]{0,199}))" +
