@@ -70,7 +70,9 @@ export const awsSecretAccessKey: Rule = {
   keywords: ["secret", "akia", "asia"],
   // A bare "secret" is in much prose and code; the pattern wants one of its names.
   precheck: (facts) =>
-    SECRET_KEY_NAMES.some((name) => facts.lower.includes(name)) || keyIdThenSecret(facts.lower),
+    (facts.lower.includes("secret") &&
+      SECRET_KEY_NAMES.some((name) => facts.lower.includes(name))) ||
+    keyIdThenSecret(facts.lower),
   // Both forms lead with a literal (the name, or the key id read forwards
   // rather than as a lookbehind tried at every offset).
   pattern: () =>
