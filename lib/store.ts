@@ -75,15 +75,31 @@ interface RawRow {
   hash: string;
 }
 
+/**
+ * Sessions whose counts the store keeps up to date as it appends. Counting a
+ * session in SQL reads every one of its rows (8,000 rows: 30 ms, while the
+ * daemon reads no socket); after the first Stop of a session each append
+ * adds to its tally instead. Past this many sessions the oldest is forgotten
+ * and counted again when its next Stop comes.
+ */
+const MAX_TALLIED_SESSIONS = 4096;
+
 /** An open store. */
 export class Store {
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
+  readonly #tallies = new Map<string, SessionCounts>();
   #tip: { seq: number; hash: string };
 
-  /** Wraps an open database; use {@linkcode openStore}. */
-  constructor(db: DatabaseSync) {
+  readonly #writer: boolean;
+
+  /**
+   * Wraps an open database; use {@linkcode openStore}. Only the writer keeps
+   * session tallies: a reader would not see the writer's appends.
+   */
+  constructor(db: DatabaseSync, options: { writer: boolean }) {
     this.#db = db;
+    this.#writer = options.writer;
     this.#tip = this.#readTip();
   }
 
@@ -97,6 +113,8 @@ export class Store {
     } catch (error) {
       this.#db.exec("ROLLBACK");
       this.#tip = this.#readTip();
+      // The tallies counted rows that are gone now.
+      this.#tallies.clear();
       throw error;
     }
   }
@@ -127,11 +145,38 @@ export class Store {
       hash,
     );
     this.#tip = { seq, hash };
+    this.#tally(input.kind, payload);
     return { seq, kind: input.kind, payload, prev_hash: prevHash, hash };
+  }
+
+  #tally(kind: RowKind, payload: Record<string, unknown>): void {
+    const tally = this.#tallies.get(String(payload.session_id));
+    if (tally === undefined) return;
+    if (kind === ROW_KINDS.prompt && payload.prompt_source !== TASK_NOTIFICATION_SOURCE) {
+      tally.promptCount++;
+    }
+    if (kind === ROW_KINDS.toolUse) tally.toolUseCount++;
+    const captured = Number(payload.captured_at_ns);
+    if (tally.firstCapturedAtNs === undefined || captured < tally.firstCapturedAtNs) {
+      tally.firstCapturedAtNs = captured;
+    }
   }
 
   /** What the store knows of a session so far, for a Stop row. */
   sessionCounts(sessionId: string): SessionCounts {
+    if (!this.#writer) return this.#countSession(sessionId);
+    let tally = this.#tallies.get(sessionId);
+    if (tally === undefined) {
+      tally = this.#countSession(sessionId);
+      if (this.#tallies.size >= MAX_TALLIED_SESSIONS) {
+        this.#tallies.delete(this.#tallies.keys().next().value!);
+      }
+      this.#tallies.set(sessionId, tally);
+    }
+    return { ...tally };
+  }
+
+  #countSession(sessionId: string): SessionCounts {
     const row = this.#statement(
       `SELECT
          COALESCE(SUM(kind = ? AND json_extract(payload, '$.prompt_source') IS NOT ?), 0) AS prompts,
@@ -255,7 +300,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
     Deno.statSync(path);
     const db = new DatabaseSync(path, { readOnly: true });
     db.exec("PRAGMA busy_timeout = 2000");
-    return new Store(db);
+    return new Store(db, { writer: false });
   }
   Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new DatabaseSync(path);
@@ -263,7 +308,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   db.exec("PRAGMA synchronous = FULL");
   db.exec("PRAGMA busy_timeout = 5000");
   db.exec(SCHEMA);
-  return new Store(db);
+  return new Store(db, { writer: true });
 }
 
 function toStoredRow(raw: RawRow): StoredRow {
