@@ -101,6 +101,14 @@ export function inWordList(list: string, word: string): boolean {
   return word.length > 0 && !word.includes(" ") && ` ${list} `.includes(` ${word} `);
 }
 
+/**
+ * Whether a UTF-16 code continues a name as the rules' patterns read one,
+ * `[\w.-]`, in lowercased text: `[a-z0-9_.-]`.
+ */
+export function isNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+}
+
 /** Province and city codes that open a CCCD (Circular 07/2016/TT-BCA). */
 const CCCD_PROVINCES =
   "001 002 004 006 008 010 011 012 014 015 017 019 020 022 024 025 026 027 030 031 033 034 035 " +

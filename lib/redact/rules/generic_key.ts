@@ -9,7 +9,13 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { hasDigitAndLetter, minEntropy, notCall, notPlaceholder } from "../_validators.ts";
+import {
+  hasDigitAndLetter,
+  isNameChar,
+  minEntropy,
+  notCall,
+  notPlaceholder,
+} from "../_validators.ts";
 
 // Patterns live inside the functions that use them: a regular expression is
 // created when its function first runs, not when the hook loads every rule.
@@ -40,11 +46,6 @@ function notCodePath(c: Candidate): string | undefined {
 }
 
 const NAME_WORDS = ["key", "secret", "token", "auth", "credential"];
-
-/** `[A-Za-z0-9_.-]`: a name goes on (the text is lowercased). */
-function isNameChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
-}
 
 /** What may stand between a name and its value: quotes, `\`, blanks, `:`, `=`, `>`. */
 function isAssignChar(c: number): boolean {

@@ -11,6 +11,7 @@
 import type { Candidate, Rule } from "../_engine.ts";
 import {
   charClasses,
+  isNameChar,
   notPlaceholder,
   passwordShapeProblem,
   placeholderProblem,
@@ -43,11 +44,6 @@ function valueLooksSet(c: Candidate): string | undefined {
   }
   if (c.text[c.end] === "(" || c.text[c.end] === "[") return "code expression";
   return passwordShapeProblem(c.secret);
-}
-
-/** `[a-z0-9_.-]`: a name goes on (the text is lowercased). */
-function isNameChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
 }
 
 function isLowerLetter(c: number): boolean {
@@ -176,12 +172,9 @@ function mayPassFlag(text: string): boolean {
     return true;
   }
   for (let at = text.indexOf("-p"); at >= 0; at = text.indexOf("-p", at + 1)) {
+    if (at === 0 || at + 2 >= text.length || !mayBeSpace(text.charCodeAt(at - 1))) continue;
     const next = text.charCodeAt(at + 2);
-    if (at > 0 && mayBeSpace(text.charCodeAt(at - 1)) && next === next && next !== 45) {
-      if (next !== 32 && next !== 9 && next !== 10 && next !== 13 && next !== 11 && next !== 12) {
-        return true;
-      }
-    }
+    if (next !== 45 && !isSpace(next)) return true;
   }
   for (const flag of ["-u", "--user"]) {
     for (let at = text.indexOf(flag); at >= 0; at = text.indexOf(flag, at + 1)) {
