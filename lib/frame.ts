@@ -170,6 +170,21 @@ export function validateFrame(value: unknown): Frame {
 /** What {@linkcode FrameDecoder.push} yields: a frame, or the error for one bad frame. */
 export type DecodedFrame = { frame: Frame } | { error: FrameError };
 
+/** What {@linkcode FrameDecoder.split} yields: one frame's body, or the error that stopped the stream. */
+export type FramePiece = { body: Uint8Array } | { error: FrameError };
+
+/**
+ * {@linkcode parseFrameBody} for one body split off the stream, with a bad
+ * body's error returned instead of thrown.
+ */
+export function decodeFrameBody(body: Uint8Array): DecodedFrame {
+  try {
+    return { frame: parseFrameBody(body) };
+  } catch (error) {
+    return { error: error as FrameError };
+  }
+}
+
 /**
  * Splits a byte stream into frames. A bad body is reported and skipped; an
  * oversize length cannot be resynchronised, so the decoder then stops and the
@@ -192,10 +207,19 @@ export class FrameDecoder {
 
   /** Feeds bytes; returns every frame (or frame error) completed by them. */
   push(chunk: Uint8Array): DecodedFrame[] {
+    return this.split(chunk).map((piece) => "body" in piece ? decodeFrameBody(piece.body) : piece);
+  }
+
+  /**
+   * Feeds bytes; returns the body of every frame completed by them, unparsed
+   * (for {@linkcode parseFrameBody} later), or the error that stopped the
+   * stream. Lets a reader hang up before it spends time parsing.
+   */
+  split(chunk: Uint8Array): FramePiece[] {
     if (this.#fatal || chunk.length === 0) return [];
     this.#chunks.push(chunk);
     this.#held += chunk.length;
-    const out: DecodedFrame[] = [];
+    const out: FramePiece[] = [];
     while (this.#held >= 4) {
       const length = new DataView(this.#peek(4).buffer).getUint32(0);
       if (length > MAX_FRAME_BYTES) {
@@ -211,12 +235,7 @@ export class FrameDecoder {
         break;
       }
       if (this.#held < 4 + length) break;
-      const body = this.#take(4 + length).subarray(4);
-      try {
-        out.push({ frame: parseFrameBody(body) });
-      } catch (error) {
-        out.push({ error: error as FrameError });
-      }
+      out.push({ body: this.#take(4 + length).subarray(4) });
     }
     return out;
   }

@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import {
+  decodeFrameBody,
   encodeFrame,
   type Frame,
   FRAME_VERSION,
@@ -76,11 +77,34 @@ Deno.test({
   fn() {
     const one = encodeFrame(FRAME);
     const two = encodeFrame({ ...FRAME, id: "f".repeat(32) });
-    const joined = new Uint8Array(one.length + two.length);
-    joined.set(one);
-    joined.set(two, one.length);
-    const results = new FrameDecoder().push(joined);
+    const results = new FrameDecoder().push(concat(one, two));
     assert.deepEqual(results.map((r) => "frame" in r && r.frame.id), [FRAME.id, "f".repeat(32)]);
+  },
+});
+
+Deno.test({
+  name:
+    "FrameDecoder.split() yields each body unparsed, a bad one too; decodeFrameBody() parses it",
+  permissions: "none",
+  fn() {
+    const good = encodeFrame(FRAME);
+    const badBody = new TextEncoder().encode('{"v":1}');
+    const bad = new Uint8Array(4 + badBody.length);
+    new DataView(bad.buffer).setUint32(0, badBody.length);
+    bad.set(badBody, 4);
+    const decoder = new FrameDecoder();
+    const pieces = [
+      ...decoder.split(good.subarray(0, 9)),
+      ...decoder.split(concat(good.subarray(9), bad)),
+    ];
+    assert.equal(pieces.length, 2);
+    const [first, second] = pieces.map((piece) => "body" in piece ? piece.body : undefined);
+    assert.deepEqual(first, good.subarray(4));
+    assert.deepEqual(second, badBody);
+    assert.deepEqual(decodeFrameBody(first!), { frame: FRAME });
+    const rejected = decodeFrameBody(second!);
+    assert.ok("error" in rejected && rejected.error instanceof FrameError);
+    assert.equal(rejected.error.reason, "bad_shape");
   },
 });
 
@@ -165,3 +189,10 @@ Deno.test({
     assert.throws(() => parseFrameBody(new Uint8Array([0xff])), /Cannot decode frame/);
   },
 });
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
+}
