@@ -23,8 +23,8 @@ import { noTelemetry, type Telemetry } from "./_telemetry.ts";
 const TICK_MS = 2000;
 const PRUNE_EVERY_TICKS = 30;
 const CONNECTION_LIMIT_MS = 10_000;
-/** Frame bodies a connection may hold unparsed until it closes. */
-const MAX_UNPARSED_BYTES = 1024 * 1024;
+/** How long a complete frame waits unparsed for its sender to hang up. */
+const PARSE_IDLE_MS = 5;
 const SHUTDOWN_GRACE_MS = 1000;
 /** Open connections at most; past it the daemon stops accepting until one ends (hooks spool). */
 const MAX_OPEN_CONNECTIONS = 64;
@@ -88,10 +88,11 @@ async function loadTelemetry(): Promise<Telemetry> {
 }
 
 /**
- * Reads frames until the sender half-closes, then hangs up before parsing
- * them: the hook waits for that close, so parsing first would add a 64 KB
- * frame's JSON.parse (0.3 ms) to every hook run. Bodies held past
- * {@linkcode MAX_UNPARSED_BYTES} are parsed at once.
+ * Reads frames and hangs up before parsing the last ones: the hook
+ * half-closes after its frame and waits for this close, so parsing first
+ * would add the frame's JSON.parse (0.3 ms for 64 KB) to every hook run.
+ * Bodies are parsed when the sender goes on (its next bytes), hangs up, or
+ * pauses for {@linkcode PARSE_IDLE_MS}.
  */
 async function serveConnection(
   conn: Deno.UnixConn,
@@ -101,33 +102,32 @@ async function serveConnection(
   const decoder = new FrameDecoder();
   const buffer = new Uint8Array(64 * 1024);
   let unparsed: Uint8Array[] = [];
-  let unparsedBytes = 0;
+  let idle: ReturnType<typeof setTimeout> | undefined;
   const reject = (error: FrameError): void => {
     log("WARN", `frame rejected: ${error.message}`);
     telemetry.rejected(error.reason);
   };
   const parseHeld = (): void => {
+    clearTimeout(idle);
+    idle = undefined;
     for (const body of unparsed) {
       const result = decodeFrameBody(body);
       if ("frame" in result) ingest.enqueue(result.frame);
       else reject(result.error);
     }
     unparsed = [];
-    unparsedBytes = 0;
   };
   const limit = setTimeout(() => conn.close(), CONNECTION_LIMIT_MS);
   try {
     while (true) {
       const n = await conn.read(buffer);
       if (n === null) break;
+      parseHeld();
       for (const piece of decoder.split(buffer.slice(0, n))) {
         if ("error" in piece) reject(piece.error);
-        else {
-          unparsed.push(piece.body);
-          unparsedBytes += piece.body.length;
-        }
+        else unparsed.push(piece.body);
       }
-      if (unparsedBytes > MAX_UNPARSED_BYTES) parseHeld();
+      if (unparsed.length > 0) idle = setTimeout(parseHeld, PARSE_IDLE_MS);
       if (decoder.fatal) break;
     }
     if (decoder.pending > 0) {
