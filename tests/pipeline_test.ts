@@ -324,6 +324,27 @@ Deno.test("verify() passes on a fresh chain of 1,000 rows and names the first ed
   });
 });
 
+Deno.test("daemon: frames on a connection left open are stored within a second, not at its 10 s limit", async () => {
+  await withDaemon(async (daemon) => {
+    const conn = await Deno.connect({ transport: "unix", path: daemon.socket });
+    try {
+      const started = Date.now();
+      await conn.write(encodeFrame(testFrame(1)));
+      await waitForRows(daemon.db, 1, { timeoutMs: 1000 });
+      // The sender goes on: its next frame is stored too, the connection still open.
+      await conn.write(encodeFrame(testFrame(2)));
+      const rows = await waitForRows(daemon.db, 2, { timeoutMs: 1000 });
+      assert.deepEqual(rows.map((row) => row.payload.prompt_redacted).sort(), [
+        "prompt number 1",
+        "prompt number 2",
+      ]);
+      assert.ok(Date.now() - started < 2000);
+    } finally {
+      conn.close();
+    }
+  });
+});
+
 Deno.test("daemon: survives garbage on its socket and accepts the next valid frame", async (t) => {
   await withDaemon(async (daemon) => {
     const body = new TextEncoder().encode("{not json");
