@@ -111,20 +111,26 @@ export function hookCommandWords(event: HookEvent, options: HookCommandOptions):
 }
 
 /**
- * The command line Claude Code runs for `event`: {@linkcode hookCommandWords}
- * with every path and domain single-quoted for `sh -c`, and flags quoted only
- * when they hold characters `sh` would read.
+ * The command line Claude Code runs for `event`: `exec`, then
+ * {@linkcode hookCommandWords} with every path and domain single-quoted for
+ * `sh -c`, and flags quoted only when they hold characters `sh` would read.
+ *
+ * Claude Code runs a hook as `/bin/sh -c COMMAND`. Without `exec`, dash (the
+ * `sh` of Debian and Ubuntu) forks once more and waits for deno (about 0.2 ms);
+ * with it, the process Claude Code started is deno itself, so its timeout's
+ * kill reaches the hook and not only the shell.
  *
  * @throws {TypeError} when a path is not absolute or the event is unknown.
  */
 export function buildHookCommand(event: HookEvent, options: HookCommandOptions): string {
   const words = hookCommandWords(event, options);
   const literal = new Set(["run", "-q", "--socket", "--trace-dir", "--allow-email-domain", event]);
-  return words.map((word, index) =>
-    index > 0 && (literal.has(word) || (word.startsWith("--") && SAFE_WORD.test(word)))
-      ? word
-      : shellQuote(word)
-  ).join(" ");
+  return "exec " +
+    words.map((word, index) =>
+      index > 0 && (literal.has(word) || (word.startsWith("--") && SAFE_WORD.test(word)))
+        ? word
+        : shellQuote(word)
+    ).join(" ");
 }
 
 /** A hook script word of ours: `…/hook/main.ts` or a bundled `…/hook*.js`. */
@@ -136,7 +142,7 @@ const SCRIPT_WORD = /(^|\/)(hook\/main\.ts|hook[A-Za-z0-9_.-]*\.js)$/;
  * `…/hook*.js`) with absolute `--socket` and `--trace-dir` arguments.
  */
 export function isOurCommand(command: string): boolean {
-  const words = splitShellWords(command);
+  const words = commandWords(command);
   if (words === undefined) return false;
   const absoluteAfter = (flag: string) => words[words.indexOf(flag) + 1]?.startsWith("/") ?? false;
   return words.some((word) => word.startsWith("/") && SCRIPT_WORD.test(word)) &&
@@ -160,7 +166,7 @@ export interface ParsedHookCommand {
 
 /** Takes one of our commands apart; `undefined` when it is not ours. */
 export function parseHookCommand(command: string): ParsedHookCommand | undefined {
-  const words = splitShellWords(command);
+  const words = commandWords(command);
   if (words === undefined || !isOurCommand(command)) return undefined;
   const scriptPath = words.find((word) => word.startsWith("/") && SCRIPT_WORD.test(word));
   const after = (flag: string) => {
@@ -173,6 +179,12 @@ export function parseHookCommand(command: string): ParsedHookCommand | undefined
   const event = words[words.length - 1];
   if (!scriptPath || !socket || !traceDir || !denoPath || !event) return undefined;
   return { denoPath, scriptPath, socket, traceDir, event };
+}
+
+/** The words of a command after a leading `exec` (commands installed before it had none). */
+function commandWords(command: string): string[] | undefined {
+  const words = splitShellWords(command);
+  return words?.[0] === "exec" ? words.slice(1) : words;
 }
 
 /**

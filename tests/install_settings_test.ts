@@ -83,7 +83,7 @@ Deno.test("buildHookCommand() is absolute, shell-quoted and carries paths and fl
     .map((flag) => /^[A-Za-z0-9_@%+=:,./-]+$/.test(flag) ? flag : shellQuote(flag)).join(" ");
   assert.equal(
     command,
-    `'/opt/it'\\''s/deno' run -q --v8-flags=--no-sparkplug,--no-regexp-tier-up ${flags} ${
+    `exec '/opt/it'\\''s/deno' run -q --v8-flags=--no-sparkplug,--no-regexp-tier-up ${flags} ${
       shellQuote(DEFAULT_HOOK_SCRIPT)
     } ` +
       `--socket '/tmp/a b/s.sock' --trace-dir '/tmp/a b/traces' ` +
@@ -97,6 +97,8 @@ Deno.test("buildHookCommand() is absolute, shell-quoted and carries paths and fl
     traceDir: "/tmp/a b/traces",
     event: "posttooluse",
   });
+  // Installed before the command began with `exec`: still ours, read the same.
+  assert.deepEqual(parseHookCommand(command.replace(/^exec /, "")), parseHookCommand(command));
   assert.throws(
     () => buildHookCommand("stop", { denoPath: "deno", socket: "/s", traceDir: "/t" }),
     TypeError,
@@ -113,6 +115,7 @@ Deno.test("isOurCommand() recognises our entries from any checkout, never others
       true,
     ],
     [`'/d' run -A '/srv/dist/hook.bundle.js' --socket '/s' --trace-dir '/t' stop`, true],
+    [`exec '/d' run -A '/srv/dist/hook.bundle.js' --socket '/s' --trace-dir '/t' stop`, true],
     ["echo hook/main.ts --socket --trace-dir", false],
     ["node hook/main.ts", false],
     ["node hook/main.ts --socket /s --trace-dir /t stop", false],
