@@ -78,10 +78,17 @@ function parseArgs(argv: string[]): HookArgs | string {
   return { event, socket, traceDir, allowEmailDomains, failRedaction, asUid };
 }
 
-function readStdin(): Uint8Array | undefined {
+/**
+ * Reads all of stdin. `afterFirstRead` runs once, after the first read: a
+ * payload over 64 KB (a pipe's size) arrives in pieces, each waiting for
+ * Claude Code to wake and write the next, and that wait is time the hook can
+ * spend on work that does not need the payload.
+ */
+function readStdin(afterFirstRead: () => void): Uint8Array | undefined {
   // One buffer, doubled when full, read into in place: no chunk list to copy together at the end.
   let buffer = new Uint8Array(65536);
   let total = 0;
+  let first = true;
   while (true) {
     if (total === buffer.length) {
       if (total > MAX_FRAME_BYTES) return undefined;
@@ -90,6 +97,10 @@ function readStdin(): Uint8Array | undefined {
       buffer = grown;
     }
     const n = Deno.stdin.readSync(buffer.subarray(total));
+    if (first) {
+      first = false;
+      afterFirstRead();
+    }
     if (n === null) break;
     total += n;
   }
@@ -155,7 +166,15 @@ function socketDistrust(path: string, uid: number): string | undefined {
 async function main(): Promise<void> {
   const args = parseArgs(Deno.args);
   if (typeof args === "string") return warn("invalid_payload", args);
-  const input = readStdin();
+  const uid = args.asUid ?? Deno.uid() ?? -1;
+  let distrust: string | undefined;
+  let connection: PendingConnection | undefined;
+  // The connection is made while the rest of a large payload is on its way; a
+  // payload that turns out invalid leaves it unused (the daemon reads nothing).
+  const input = readStdin(() => {
+    distrust = socketDistrust(args.socket, uid);
+    connection = distrust === undefined ? connectEarly(args.socket) : undefined;
+  });
   if (input === undefined) return warn("invalid_payload", "stdin exceeds the 16 MiB limit");
   let parsed: ReturnType<typeof parseHookPayload>;
   try {
@@ -167,11 +186,6 @@ async function main(): Promise<void> {
   if (parsed.unknownKeys.length > 0) {
     warn("unknown_fields", `ignored ${parsed.unknownKeys.join(", ")}`);
   }
-  const uid = args.asUid ?? Deno.uid() ?? -1;
-  const distrust = socketDistrust(args.socket, uid);
-  const connection: PendingConnection | undefined = distrust === undefined
-    ? connectEarly(args.socket)
-    : undefined;
   const { traceId, trusted } = traceIdFor(args, parsed.payload.session_id, uid);
   const capturedAtNs = Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3;
   const draft = draftFor(args, parsed, { traceId, capturedAtNs });

@@ -4,9 +4,10 @@
  * daemon to close in turn: a daemon that accepts and never reads is then
  * caught as `emit_timeout` instead of being mistaken for success.
  *
- * The hook starts connecting as soon as it has a valid payload
+ * The hook starts connecting after its first read of stdin
  * ({@linkcode connectEarly}), so the connection is ready by the time the
- * frame is: the connect overlaps redaction instead of adding to it.
+ * frame is: the connect overlaps the rest of stdin and redaction instead of
+ * adding to them.
  *
  * @module
  */
