@@ -23,6 +23,8 @@
  * @module
  */
 
+import { isAsciiLetter, isWordOrHyphen } from "./_validators.ts";
+
 /** What a validator sees of one candidate. */
 export interface Candidate {
   /** The whole text being redacted. */
@@ -263,16 +265,6 @@ export function keywordAnchor(keyword: string): string {
   anchor = keyword.slice(rarest, rarest + ANCHOR_MAX_CHARS);
   anchors.set(keyword, anchor);
   return anchor;
-}
-
-/** `[A-Za-z]`. */
-function isAsciiLetter(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-}
-
-/** `[A-Za-z0-9_-]`. */
-function isWordOrHyphen(c: number): boolean {
-  return isAsciiLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 45;
 }
 
 interface Ranked extends Finding {

@@ -101,6 +101,21 @@ export function inWordList(list: string, word: string): boolean {
   return word.length > 0 && !word.includes(" ") && ` ${list} `.includes(` ${word} `);
 }
 
+/** Whether a UTF-16 code is `[A-Za-z]`. */
+export function isAsciiLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+/** Whether a UTF-16 code is `[A-Za-z0-9]`. */
+export function isAsciiAlnum(c: number): boolean {
+  return isAsciiLetter(c) || (c >= 48 && c <= 57);
+}
+
+/** Whether a UTF-16 code is `[A-Za-z0-9_-]` (what `[\w-]` matches). */
+export function isWordOrHyphen(c: number): boolean {
+  return isAsciiAlnum(c) || c === 95 || c === 45;
+}
+
 /**
  * Whether a UTF-16 code continues a name as the rules' patterns read one,
  * `[\w.-]`, in lowercased text: `[a-z0-9_.-]`.

@@ -9,7 +9,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { inWordList } from "../_validators.ts";
+import { inWordList, isAsciiAlnum, isWordOrHyphen } from "../_validators.ts";
 
 const NOT_TLDS =
   "png jpg jpeg gif svg webp ico bmp js ts tsx jsx mjs cjs json css scss less py rb go rs java kt md txt " +
@@ -19,12 +19,6 @@ const NOT_TLDS =
 const MACHINE_LOCAL_HINTS = ["reply", "daemon", "postmaster", "bounce"];
 const SSH_HINTS = ["ssh", "scp", "sftp", "rsync", "mosh"];
 
-/** `[A-Za-z0-9]`, and `-` and `_` with `withPunctuation`. */
-function isAddressChar(c: number, withPunctuation: boolean): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ||
-    (withPunctuation && (c === 45 || c === 95));
-}
-
 /**
  * Whether some `@` has what an address needs around it: a local-part
  * character just before, a domain label and a dot just after. Decorators,
@@ -33,10 +27,12 @@ function isAddressChar(c: number, withPunctuation: boolean): boolean {
  */
 function mayHoldAddress(text: string): boolean {
   for (let at = text.indexOf("@"); at >= 0; at = text.indexOf("@", at + 1)) {
-    if (at === 0 || !isAddressChar(text.charCodeAt(at - 1), true)) continue;
-    let end = at + 1;
-    while (end < text.length && isAddressChar(text.charCodeAt(end), end > at + 1)) end++;
-    if (end > at + 1 && text.charCodeAt(end) === 46) return true;
+    if (at === 0 || !isWordOrHyphen(text.charCodeAt(at - 1))) continue;
+    // A label starts with a letter or digit and goes on with `-` and `_` too.
+    if (!isAsciiAlnum(text.charCodeAt(at + 1))) continue;
+    let end = at + 2;
+    while (isWordOrHyphen(text.charCodeAt(end))) end++;
+    if (text.charCodeAt(end) === 46) return true;
   }
   return false;
 }
