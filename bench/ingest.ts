@@ -56,7 +56,10 @@ export interface MeasureIngestOptions {
   /** Frames in all. */
   frames: number;
   /**
-   * `connection`: one connection per frame, as hooks send; `stream`: each
+   * `connection`: one connection per frame, as hooks send, each sender
+   * waiting for the daemon's close before its next frame (a hook does not
+   * wait, but its own start paces it; a sender in a loop would fill the
+   * daemon's backlog of 1,024 connections in milliseconds); `stream`: each
    * sender keeps one connection and writes its frames on it (the wire allows
    * several frames per connection), which measures the daemon's own rate.
    */

@@ -210,9 +210,9 @@ async function main(): Promise<void> {
   }
   const dir = spoolDir(args.traceDir);
   const name = spoolFileName(capturedAtNs, frame.id);
-  // The spool file is written while the daemon reads the frame (or at once when
-  // nothing was written): the daemon deletes it only after committing, which
-  // waits for its next batch, and a late file is settled by the drain.
+  // The spool file is written once the frame is (or at once when it cannot be):
+  // the daemon reads the frame when this process has ended, deletes the file
+  // only after committing it, and a file that comes late is settled by the drain.
   let spooled: string | undefined;
   let spoolWritten = false;
   const spoolOnce = (): void => {
@@ -226,7 +226,7 @@ async function main(): Promise<void> {
     warn("socket_untrusted", `${args.socket} ${distrust}; the frame stays in the spool`);
     outcome = "socket_unavailable";
   } else {
-    const sent = await sendFrame(connection, bytes, { whileDelivering: spoolOnce });
+    const sent = await sendFrame(connection, bytes, { whenWritten: spoolOnce });
     spoolOnce();
     outcome = sent.outcome;
     if (outcome !== "ok") warn(outcome, `${args.socket}: ${sent.detail}`);

@@ -276,9 +276,9 @@ export function testFrame(index: number, options: { text?: string } = {}): Frame
 }
 
 /**
- * Writes raw bytes to the daemon as a hook would (then half-closes and waits
- * for the daemon to close). Never throws: the daemon may close first on a
- * fatal frame.
+ * Writes raw bytes to the daemon, then half-closes and waits for the daemon
+ * to close, so that the test knows the daemon has read them (a hook does not
+ * wait). Never throws: the daemon may close first on a fatal frame.
  */
 export async function sendRaw(socket: string, bytes: Uint8Array): Promise<void> {
   let conn: Deno.UnixConn | undefined;

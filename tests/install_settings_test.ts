@@ -83,7 +83,7 @@ Deno.test("buildHookCommand() is absolute, shell-quoted and carries paths and fl
     .map((flag) => /^[A-Za-z0-9_@%+=:,./-]+$/.test(flag) ? flag : shellQuote(flag)).join(" ");
   assert.equal(
     command,
-    `exec '/opt/it'\\''s/deno' run -q --v8-flags=--no-sparkplug,--no-regexp-tier-up ${flags} ${
+    `exec '/opt/it'\\''s/deno' run -q --v8-flags=--no-sparkplug,--no-regexp-tier-up,--single-threaded ${flags} ${
       shellQuote(DEFAULT_HOOK_SCRIPT)
     } ` +
       `--socket '/tmp/a b/s.sock' --trace-dir '/tmp/a b/traces' ` +

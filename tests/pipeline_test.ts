@@ -10,6 +10,8 @@ import { DatabaseSync } from "node:sqlite";
 import { encodeFrame, type Frame } from "../lib/frame.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import { PAYLOAD_FIELDS } from "../lib/rows.ts";
+import { spoolDir } from "../lib/paths.ts";
+import { parseSpoolFileName } from "../lib/spool.ts";
 import { daemonRunArgs } from "../daemon/start.ts";
 import {
   fixture,
@@ -206,7 +208,8 @@ Deno.test("hook: invalid JSON, a missing session_id or ../../x → invalid_paylo
   }
 });
 
-Deno.test("hook: a socket that accepts but never reads → emit_timeout, exit 0 within the budget", async () => {
+/** A Unix socket that accepts every connection and never reads from it. */
+async function withHungSocket(fn: (paths: { socket: string; traceDir: string }) => Promise<void>) {
   const dir = await Deno.makeTempDir();
   const socket = `${dir}/hung.sock`;
   const listener = Deno.listen({ transport: "unix", path: socket });
@@ -215,20 +218,44 @@ Deno.test("hook: a socket that accepts but never reads → emit_timeout, exit 0 
     for await (const conn of listener) held.push(conn);
   })();
   try {
-    const paths = { socket, traceDir: `${dir}/traces` };
-    await runHook(paths, "stop", await fixture("stop_with_last_assistant_message"));
-    const baseline = await emptyDenoMs();
-    const run = await runHook(paths, "stop", await fixture("stop_with_last_assistant_message"));
-    assert.equal(run.code, 0);
-    assert.equal(run.stdout, "");
-    assert.match(run.stderr, /WARN emit_timeout/);
-    assert.ok(run.ms < baseline + 150, `${run.ms} ms vs empty deno ${baseline} ms`);
+    await fn({ socket, traceDir: `${dir}/traces` });
   } finally {
     listener.close();
     held.forEach((conn) => conn.close());
     await accepting.catch(() => {});
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+Deno.test("hook: a socket that never reads takes a small frame; the spool keeps it for the daemon", async () => {
+  await withHungSocket(async (paths) => {
+    const run = await runHook(paths, "stop", await fixture("stop_with_last_assistant_message"));
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "");
+    assert.equal(run.stderr, "");
+    const spooled = [...Deno.readDirSync(spoolDir(paths.traceDir))].map((entry) => entry.name);
+    assert.equal(spooled.length, 1);
+    assert.equal(parseSpoolFileName(spooled[0]!)?.outcome, "ok");
+  });
+});
+
+Deno.test("hook: a socket that never reads a frame larger than its buffer → emit_timeout within the budget", async () => {
+  await withHungSocket(async (paths) => {
+    const input = JSON.stringify({
+      ...JSON.parse(await fixture("user_prompt_submit")),
+      prompt: "The reconcile job stalls on large carts. ".repeat(25_000),
+    });
+    await runHook(paths, "stop", await fixture("stop_with_last_assistant_message"));
+    const baseline = await emptyDenoMs();
+    const run = await runHook(paths, "userpromptsubmit", input);
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /WARN emit_timeout/);
+    assert.ok(run.ms < baseline + 150, `${run.ms} ms vs empty deno ${baseline} ms`);
+    const outcomes = [...Deno.readDirSync(spoolDir(paths.traceDir))]
+      .map((entry) => parseSpoolFileName(entry.name)?.outcome).sort();
+    assert.deepEqual(outcomes, ["emit_timeout", "ok"]);
+  });
 });
 
 Deno.test("hook: a redactor that throws gives a content-free redaction_failed row and exit 0", async () => {
