@@ -85,26 +85,22 @@ function parseArgs(argv: string[]): HookArgs | string {
  * spend on work that does not need the payload.
  */
 function readStdin(afterFirstRead: () => void): Uint8Array | undefined {
-  // One buffer, doubled when full, read into in place: no chunk list to copy together at the end.
-  let buffer = new Uint8Array(65536);
+  // One buffer for the largest payload allowed, read into in place. Memory is
+  // mapped only where the payload lands, so the unused rest costs nothing,
+  // and no payload is copied to a larger buffer halfway.
+  const buffer = new Uint8Array(MAX_FRAME_BYTES + 1);
   let total = 0;
   let first = true;
-  while (true) {
-    if (total === buffer.length) {
-      if (total > MAX_FRAME_BYTES) return undefined;
-      const grown = new Uint8Array(buffer.length * 2);
-      grown.set(buffer);
-      buffer = grown;
-    }
+  while (total < buffer.length) {
     const n = Deno.stdin.readSync(buffer.subarray(total));
     if (first) {
       first = false;
       afterFirstRead();
     }
-    if (n === null) break;
+    if (n === null) return buffer.subarray(0, total);
     total += n;
   }
-  return total > MAX_FRAME_BYTES ? undefined : buffer.subarray(0, total);
+  return undefined;
 }
 
 function traceIdFor(args: HookArgs, sessionId: string, uid: number): {

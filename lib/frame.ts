@@ -88,16 +88,21 @@ const TELEMETRY_KEYS = new Set([
  * @throws {RangeError} when the body exceeds {@linkcode MAX_FRAME_BYTES}.
  */
 export function encodeFrame(frame: Frame): Uint8Array {
-  const body = new TextEncoder().encode(frameJson(frame));
-  if (body.length > MAX_FRAME_BYTES) {
-    throw new RangeError(
-      `Cannot encode frame: body of ${body.length} bytes exceeds the 16 MiB limit`,
-    );
-  }
-  const out = new Uint8Array(4 + body.length);
-  new DataView(out.buffer).setUint32(0, body.length);
-  out.set(body, 4);
-  return out;
+  const json = frameJson(frame);
+  // Each UTF-16 unit takes at most 3 bytes of UTF-8.
+  if (json.length > MAX_FRAME_BYTES) throw frameTooLarge(`at least ${json.length}`);
+  // Encoded in place after the prefix: one copy of the body, not two. The
+  // memory past its end is never touched, and a large allocation is mapped
+  // lazily, so it costs nothing.
+  const out = new Uint8Array(4 + json.length * 3);
+  const { written } = new TextEncoder().encodeInto(json, out.subarray(4));
+  if (written > MAX_FRAME_BYTES) throw frameTooLarge(`${written}`);
+  new DataView(out.buffer).setUint32(0, written);
+  return out.subarray(0, 4 + written);
+}
+
+function frameTooLarge(bytes: string): RangeError {
+  return new RangeError(`Cannot encode frame: body of ${bytes} bytes exceeds the 16 MiB limit`);
 }
 
 function frameJson(frame: Frame): string {
