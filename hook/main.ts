@@ -206,9 +206,9 @@ async function main(): Promise<void> {
   }
   const dir = spoolDir(args.traceDir);
   const name = spoolFileName(capturedAtNs, frame.id);
-  // The spool file is written once the frame is (or at once when it cannot be):
-  // the daemon reads the frame when this process has ended, deletes the file
-  // only after committing it, and a file that comes late is settled by the drain.
+  // The spool file is written once the frame is (or at once when it cannot be),
+  // before the daemon sees the connection end: the daemon deletes the file only
+  // after committing the frame, and a file that comes late is settled by the drain.
   let spooled: string | undefined;
   let spoolWritten = false;
   const spoolOnce = (): void => {
@@ -222,7 +222,8 @@ async function main(): Promise<void> {
     warn("socket_untrusted", `${args.socket} ${distrust}; the frame stays in the spool`);
     outcome = "socket_unavailable";
   } else {
-    const sent = await sendFrame(connection, bytes, { whenWritten: spoolOnce });
+    // Left open: the exit below closes it, and only then does the daemon read the end.
+    const sent = await sendFrame(connection, bytes, { whenWritten: spoolOnce, close: false });
     spoolOnce();
     outcome = sent.outcome;
     if (outcome !== "ok") warn(outcome, `${args.socket}: ${sent.detail}`);

@@ -36,6 +36,14 @@ export interface SendOptions {
   budgetMs?: number;
   /** Runs once the frame is written; not at all when connecting or writing fails. */
   whenWritten?: () => void;
+  /**
+   * Close the connection before returning. A process about to exit can leave
+   * it to the exit: an explicit close wakes the daemon while the hook is still
+   * running, on the same two cores (the hook ran 0.5 to 1.7 ms longer with it).
+   *
+   * @default {true}
+   */
+  close?: boolean;
 }
 
 /** A connection being made: the connection, or the error that prevented it. */
@@ -59,7 +67,7 @@ export async function sendFrame(
   bytes: Uint8Array,
   options: SendOptions = {},
 ): Promise<SendResult> {
-  const { budgetMs = EMIT_BUDGET_MS, whenWritten } = options;
+  const { budgetMs = EMIT_BUDGET_MS, whenWritten, close = true } = options;
   let conn: Deno.UnixConn | undefined;
   try {
     const connected = await connection;
@@ -86,10 +94,12 @@ export async function sendFrame(
   } catch (error) {
     return { outcome: "socket_unavailable", detail: (error as Error).message };
   } finally {
-    try {
-      conn?.close();
-    } catch {
-      // Already closed.
+    if (close) {
+      try {
+        conn?.close();
+      } catch {
+        // Already closed.
+      }
     }
   }
 }
