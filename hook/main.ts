@@ -1,7 +1,7 @@
 /**
  * The capture hook Claude Code runs for `UserPromptSubmit`, `PostToolUse`,
  * `PostToolUseFailure` and `Stop`. It reads one payload on stdin, redacts it,
- * spools and sends one frame to the daemon, and exits 0 with stdout untouched,
+ * sends one frame to the daemon and spools it, and exits 0 with stdout untouched,
  * whatever happens; anything but `ok` is one WARN line on stderr.
  *
  * Usage: `hook/main.ts [--socket PATH] [--trace-dir PATH] [--allow-email-domain D]... EVENT`
@@ -136,18 +136,17 @@ function draftFor(
   }
 }
 
-function spool(dir: string, name: string, bytes: Uint8Array): string | undefined {
+function spool(dir: string, name: string, bytes: Uint8Array): void {
   try {
     try {
-      return writeSpoolFile(dir, name, bytes);
+      writeSpoolFile(dir, name, bytes);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       Deno.mkdirSync(dir, { mode: 0o700 });
-      return writeSpoolFile(dir, name, bytes);
+      writeSpoolFile(dir, name, bytes);
     }
   } catch (error) {
     warn("socket_unavailable", `cannot spool to ${dir}: ${(error as Error).message}`);
-    return undefined;
   }
 }
 
@@ -204,37 +203,30 @@ async function main(): Promise<void> {
   } catch (error) {
     return warn("invalid_payload", (error as Error).message);
   }
-  const dir = spoolDir(args.traceDir);
-  const name = spoolFileName(capturedAtNs, frame.id);
-  // The spool file is written once the frame is (or at once when it cannot be),
-  // before the daemon sees the connection end: the daemon deletes the file only
-  // after committing the frame, and a file that comes late is settled by the drain.
-  let spooled: string | undefined;
-  let spoolWritten = false;
-  const spoolOnce = (): void => {
-    if (spoolWritten) return;
-    spoolWritten = true;
-    spooled = trusted ? spool(dir, name, bytes) : undefined;
-  };
   let outcome: Outcome;
   if (connection === undefined) {
-    spoolOnce();
     warn("socket_untrusted", `${args.socket} ${distrust}; the frame stays in the spool`);
     outcome = "socket_unavailable";
   } else {
     // Left open: the exit below closes it, and only then does the daemon read the end.
-    const sent = await sendFrame(connection, bytes, { whenWritten: spoolOnce, close: false });
-    spoolOnce();
+    const sent = await sendFrame(connection, bytes, { close: false });
     outcome = sent.outcome;
     if (outcome !== "ok") warn(outcome, `${args.socket}: ${sent.detail}`);
   }
-  if (outcome !== "ok" && spooled !== undefined) {
-    try {
-      Deno.renameSync(spooled, `${dir}/${spoolFileName(capturedAtNs, frame.id, outcome)}`);
-      // Listing a full spool costs milliseconds, so only one failed run in 16 pays for it.
-      if (Math.random() < 1 / 16) pruneSpool(dir);
-    } catch {
-      // Committed meanwhile by the daemon, or the spool is gone.
+  // Spooled once the frame is on the socket (or could not be), before the daemon
+  // sees the connection end, under a name that carries a failed run's outcome:
+  // the daemon deletes the file only after committing the frame, and a file
+  // that comes late is settled by the drain.
+  if (trusted) {
+    const dir = spoolDir(args.traceDir);
+    spool(dir, spoolFileName(capturedAtNs, frame.id, outcome), bytes);
+    // Listing a full spool costs milliseconds, so only one failed run in 16 pays for it.
+    if (outcome !== "ok" && Math.random() < 1 / 16) {
+      try {
+        pruneSpool(dir);
+      } catch {
+        // The spool is gone.
+      }
     }
   }
   if (frame.telemetry.outcome === "redaction_failed") {

@@ -34,8 +34,6 @@ export interface SendOptions {
    * @default {40}
    */
   budgetMs?: number;
-  /** Runs once the frame is written; not at all when connecting or writing fails. */
-  whenWritten?: () => void;
   /**
    * Close the connection before returning. A process about to exit can leave
    * it to the exit: an explicit close wakes the daemon while the hook is still
@@ -67,7 +65,7 @@ export async function sendFrame(
   bytes: Uint8Array,
   options: SendOptions = {},
 ): Promise<SendResult> {
-  const { budgetMs = EMIT_BUDGET_MS, whenWritten, close = true } = options;
+  const { budgetMs = EMIT_BUDGET_MS, close = true } = options;
   let conn: Deno.UnixConn | undefined;
   try {
     const connected = await connection;
@@ -89,7 +87,6 @@ export async function sendFrame(
         written += n;
       }
     }
-    whenWritten?.();
     return { outcome: "ok" };
   } catch (error) {
     return { outcome: "socket_unavailable", detail: (error as Error).message };

@@ -1,14 +1,14 @@
 /**
  * The spool: every frame the hook sends is also written here (temp file,
- * then rename, mode 0600; while the daemon reads the frame, or at once when it
- * cannot be sent), and the daemon deletes a spool file only after its row is
+ * then rename, mode 0600; once the frame is on the socket, or could not be
+ * sent), and the daemon deletes a spool file only after its row is
  * committed. A daemon that is down, hung or killed mid-write therefore loses
  * nothing: it drains the spool in capture order when it comes back, and a
  * file whose frame was already committed is simply removed.
  *
- * A file is named `<captured_at_ns, 20 digits>-<frame id>.frame`; when sending
- * failed the hook renames it to `…-<frame id>.<outcome>.frame`, so the daemon
- * can count outcomes that never reached it.
+ * A file is named `<captured_at_ns, 20 digits>-<frame id>.frame`, or
+ * `…-<frame id>.<outcome>.frame` when sending failed, so that the daemon can
+ * count outcomes that never reached it.
  *
  * @module
  */
