@@ -2,7 +2,8 @@
  * The hook as Claude Code runs it: the exact command `install` writes, started
  * through `sh -c` with the payload on stdin and the daemon up, interleaved run
  * by run with an empty `deno run` of an empty file (also through `sh -c`), so
- * that a noisy machine moves both together.
+ * that a noisy machine moves both together. A hook run that warns on stderr
+ * (any outcome but `ok`) stops the measurement.
  *
  * @module
  */
@@ -35,14 +36,20 @@ export interface MeasureHookProcessOptions {
   scriptPath?: string;
 }
 
-async function timeShell(command: string, input: Uint8Array, cwd: string): Promise<number> {
+/** One timed run: its wall time and what it wrote on stderr. */
+interface TimedRun {
+  ms: number;
+  stderr: string;
+}
+
+async function timeShell(command: string, input: Uint8Array, cwd: string): Promise<TimedRun> {
   const started = performance.now();
   const child = new Deno.Command("sh", {
     args: ["-c", command],
     cwd,
     stdin: "piped",
     stdout: "null",
-    stderr: "null",
+    stderr: "piped",
   }).spawn();
   const writer = child.stdin.getWriter();
   try {
@@ -51,8 +58,23 @@ async function timeShell(command: string, input: Uint8Array, cwd: string): Promi
   } catch {
     // The empty script exits without reading its stdin.
   }
-  await child.status;
-  return performance.now() - started;
+  const { stderr } = await child.output();
+  return { ms: performance.now() - started, stderr: new TextDecoder().decode(stderr) };
+}
+
+/**
+ * Times one hook run. The hook says on stderr whenever its outcome is not
+ * `ok`, and a run that failed (no daemon, a distrusted socket) is no measure
+ * of one that worked, so any such line stops the benchmark.
+ */
+async function timeHook(command: string, input: Uint8Array, cwd: string): Promise<number> {
+  const run = await timeShell(command, input, cwd);
+  if (run.stderr !== "") {
+    throw new Error(
+      `Cannot benchmark the hook: a run did not end ok, so its time measures a failure: ${run.stderr.trim()}`,
+    );
+  }
+  return run.ms;
 }
 
 /** Measures one event's hook command against the empty-Deno floor. */
@@ -74,16 +96,16 @@ export async function measureHookProcess(
   const hook: number[] = [];
   const baseline: number[] = [];
   for (let i = 0; i < 3; i++) {
-    await timeShell(command, input, options.cwd);
+    await timeHook(command, input, options.cwd);
     await timeShell(baselineCommand, input, options.cwd);
   }
   for (let i = 0; i < options.runs; i++) {
     if (i % 2 === 0) {
-      hook.push(await timeShell(command, input, options.cwd));
-      baseline.push(await timeShell(baselineCommand, input, options.cwd));
+      hook.push(await timeHook(command, input, options.cwd));
+      baseline.push((await timeShell(baselineCommand, input, options.cwd)).ms);
     } else {
-      baseline.push(await timeShell(baselineCommand, input, options.cwd));
-      hook.push(await timeShell(command, input, options.cwd));
+      baseline.push((await timeShell(baselineCommand, input, options.cwd)).ms);
+      hook.push(await timeHook(command, input, options.cwd));
     }
   }
   return { name: scenario.name, hook: summarise(hook), baseline: summarise(baseline) };

@@ -1,0 +1,44 @@
+/**
+ * The benchmark gates of issue 6, as data and decisions: `bench/gate.ts`
+ * applies them, `tests/bench_test.ts` proves each one fails where it should.
+ *
+ * @module
+ */
+
+import type { Summary } from "./_stats.ts";
+
+/** The hook's p95 budget, ms (the original spec's, for the whole process). */
+export const HOOK_P95_BUDGET_MS = 50;
+/** The hook's p95 may be at most this many times the floor's p95 in the same run. */
+export const HOOK_P95_RATIO = 1.25;
+/** The daemon must commit at least this many rows per second. */
+export const MIN_ROWS_PER_SECOND = 5000;
+/** Redacting 1 MiB may take at most this many times the 4 KB time (256× is linear). */
+export const MAX_REDACTION_SCALING = 300;
+/** Redacting 4 KB must take less than this (`deno bench`'s p75), ms. */
+export const MAX_REDACTION_4KB_MS = 1;
+
+/**
+ * Whether the hook fails its gate: its p95 over the budget **and** over the
+ * ratio times the floor's p95, both measured in the same run, since a noisy
+ * machine pushes both up together.
+ */
+export function hookGateFails(timings: { hook: Summary; baseline: Summary }): boolean {
+  return timings.hook.p95 > HOOK_P95_BUDGET_MS &&
+    timings.hook.p95 > HOOK_P95_RATIO * timings.baseline.p95;
+}
+
+/** Whether the daemon's durable commit rate fails its gate. */
+export function ingestGateFails(rowsPerSecond: number): boolean {
+  return !(rowsPerSecond >= MIN_ROWS_PER_SECOND);
+}
+
+/** Whether redacting 4 KB fails its gate, by `deno bench`'s p75 (and so its median). */
+export function redaction4KbGateFails(p75Ms: number): boolean {
+  return !(p75Ms < MAX_REDACTION_4KB_MS);
+}
+
+/** Whether redaction scales worse than the gate allows from 4 KB to 1 MiB (medians, ms). */
+export function redactionScalingGateFails(medians: { of4Kb: number; of1Mib: number }): boolean {
+  return !(medians.of1Mib <= MAX_REDACTION_SCALING * medians.of4Kb);
+}
