@@ -8,6 +8,7 @@
  */
 
 import { encodeFrame, type Frame, FRAME_VERSION } from "../lib/frame.ts";
+import { ROW_KINDS } from "../lib/kinds.ts";
 import { openStore } from "../lib/store.ts";
 import { percentile } from "./_stats.ts";
 import { sendRaw } from "../tests/_daemon.ts";
@@ -28,7 +29,7 @@ function frameOf(index: number, nowNs: number): Frame {
   return {
     v: FRAME_VERSION,
     id: crypto.randomUUID().replaceAll("-", ""),
-    kind: "memory.claude_tool_use",
+    kind: ROW_KINDS.toolUse,
     payload: {
       session_id: "5b0c7d1e-2f3a-4b5c-8d6e-7f8091a2b3c4",
       tool_name: "Bash",

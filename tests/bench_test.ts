@@ -1,7 +1,7 @@
 /**
  * The benchmark's own parts: the percentiles it reports, each gate at its
- * edge, and the whole-process hook measurement against a real daemon, which
- * must count only runs that ended `ok`.
+ * edge, the whole-process hook measurement against a real daemon, which
+ * must count only runs that ended `ok`, and ingest and `verify` on a real store.
  *
  * @module
  */
@@ -19,9 +19,10 @@ import {
   redactionScalingGateFails,
 } from "../bench/_gates.ts";
 import { measureHookProcess } from "../bench/hook_process.ts";
+import { measureIngest, measureVerify } from "../bench/ingest.ts";
 import { promptPayload, stopPayload } from "../bench/_payloads.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
-import { startTestDaemon, waitForRows } from "./_daemon.ts";
+import { readRows, startTestDaemon, waitForRows } from "./_daemon.ts";
 
 function p95Of(p95: number): Summary {
   return { n: 100, min: 0, median: 0, p95, p99: p95 };
@@ -111,5 +112,24 @@ Deno.test("measureHookProcess stops when a hook run does not end ok (no daemon o
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("measureIngest counts only committed rows, in both modes; measureVerify walks them all", async () => {
+  const daemon = await startTestDaemon();
+  try {
+    for (const mode of ["stream", "connection"] as const) {
+      const result = await measureIngest(daemon, { senders: 4, frames: 60, mode });
+      assert.equal(result.senders, 4);
+      assert.equal(result.frames, 60);
+      assert.ok(result.rowsPerSecond > 0 && Number.isFinite(result.rowsPerSecond));
+      assert.ok(result.p99Ms >= 0);
+    }
+    assert.equal(readRows(daemon.db).length, 120);
+    const verified = measureVerify(daemon.db);
+    assert.equal(verified.rows, 120);
+    assert.ok(verified.rowsPerSecond > 0);
+  } finally {
+    await daemon.stop();
   }
 });
