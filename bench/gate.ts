@@ -6,10 +6,11 @@
  * 2. Redaction in-process: 4 KB, 64 KB, 1 MiB and adversarial inputs.
  * 3. Daemon ingest with 1, 8 and 32 concurrent senders; then `verify`.
  *
- * Gates (`_gates.ts`): the hook's p95 over 50 ms **and** over 1.25× the floor's p95 in the
- * same run (measured once more before failing, since a shared machine can
- * spike); ingest under 5,000 rows/s; redacting 1 MiB over 300× the 4 KB time;
- * redacting 4 KB at 1 ms or more (read from `deno bench --json`).
+ * Gates (`_gates.ts`): the hook's p95 over 50 ms **and** over 1.25× the
+ * floor's p95 in the same run (measured once more before failing, since a
+ * shared machine can spike); ingest under 5,000 rows/s; redacting 1 MiB over
+ * 300× the 4 KB time; redacting 4 KB at 1 ms or more (read from
+ * `deno bench --json`).
  * Prints markdown tables and writes them to `bench/latest.md`.
  *
  * Usage: `bench/gate.ts [--runs N]` (default 100).
