@@ -8,6 +8,7 @@
  */
 
 import { dirname } from "./paths.ts";
+import { TRACEPARENT_ENV } from "./traceparent.ts";
 
 /** Paths the hook may touch. */
 export interface HookPermissionPaths {
@@ -20,7 +21,9 @@ export interface HookPermissionPaths {
 /**
  * The hook's flags: read and write only its trace dir and socket, connect only
  * to that socket, learn its own uid (to refuse a trace dir or socket another
- * user planted); no env, run, ffi or other network.
+ * user planted), read one variable, `TRACEPARENT` (Claude Code's turn span, to
+ * place the hook's span in Claude Code's trace); no other env, no run, ffi or
+ * other network.
  */
 export function hookPermissionFlags(paths: HookPermissionPaths): string[] {
   const { socket, traceDir } = paths;
@@ -35,6 +38,7 @@ export function hookPermissionFlags(paths: HookPermissionPaths): string[] {
     `--allow-write=${traceDir},${socket}`,
     `--allow-net=unix:${socket}`,
     "--allow-sys=uid",
+    `--allow-env=${TRACEPARENT_ENV}`,
   ];
 }
 

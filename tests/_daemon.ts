@@ -168,6 +168,8 @@ export interface RunHookOptions {
   extraArgs?: string[];
   /** Permission flags instead of the ones `install` writes. */
   flags?: string[];
+  /** The hook's whole environment (Claude Code's `TRACEPARENT`, say); empty by default. */
+  env?: Record<string, string>;
 }
 
 /** Runs the hook as Claude Code does: the installed (bundled) script in a subprocess, the payload on stdin. */
@@ -198,6 +200,7 @@ export async function runHook(
     stdout: "piped",
     stderr: "piped",
     clearEnv: true,
+    env: options.env ?? {},
   }).spawn();
   const writer = child.stdin.getWriter();
   try {
