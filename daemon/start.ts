@@ -10,6 +10,7 @@
  */
 
 import { resolvePaths } from "../lib/paths.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 import {
   DAEMON_ENV_VARS,
   daemonPermissionFlags,
@@ -17,7 +18,7 @@ import {
 } from "../lib/permissions.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 
-const DAEMON_SCRIPT = new URL("./main.ts", import.meta.url).pathname;
+const DAEMON_SCRIPT = fileUrlToPath(new URL("./main.ts", import.meta.url));
 
 /**
  * The `deno` arguments that run the daemon on `paths` with exactly the flags

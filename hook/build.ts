@@ -22,8 +22,9 @@
 import { parse } from "acorn";
 import { fullAncestor } from "acorn-walk";
 import { DEFAULT_HOOK_SCRIPT } from "../lib/hook_command.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 
-const ENTRY = new URL("./main.ts", import.meta.url).pathname;
+const ENTRY = fileUrlToPath(new URL("./main.ts", import.meta.url));
 
 interface Span {
   start: number;

@@ -18,11 +18,12 @@ import {
   statusPermissionFlags,
 } from "../lib/permissions.ts";
 import { resolvePaths } from "../lib/paths.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 import { resolveTarget, UserError } from "./_files.ts";
 import { parseScopeArgs } from "./_install.ts";
 
-const MAIN = new URL("./main.ts", import.meta.url).pathname;
+const MAIN = fileUrlToPath(new URL("./main.ts", import.meta.url));
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...args] = argv;

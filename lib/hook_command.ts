@@ -10,15 +10,14 @@
 
 import { HOOK_EVENTS, type HookEvent } from "./kinds.ts";
 import { hookPermissionFlags } from "./permissions.ts";
+import { fileUrlToPath } from "./file_url.ts";
 
 /**
  * The hook script of this checkout: `hook/main.ts` bundled into one minified
  * file by `deno task bundle` (committed; a test keeps it in step with the
  * source). One file instead of ~45 modules starts several ms sooner.
  */
-export const DEFAULT_HOOK_SCRIPT = decodeURIComponent(
-  new URL("../hook/dist/hook.js", import.meta.url).pathname,
-);
+export const DEFAULT_HOOK_SCRIPT = fileUrlToPath(new URL("../hook/dist/hook.js", import.meta.url));
 
 /**
  * V8 flags for the hook's short life, both for work that pays back only in a
