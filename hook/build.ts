@@ -2,7 +2,7 @@
  * `deno task bundle`: builds `hook/dist/hook.js`, the one file `install`
  * points at, from `hook/main.ts`.
  *
- * Three steps, each measured to pay (README, Performance):
+ * Three steps, each measured to pay (bench/README.md):
  *
  * 1. `deno bundle --minify` inlines every module, so Deno loads one file
  *    instead of ~45.

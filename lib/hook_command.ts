@@ -34,7 +34,7 @@ export const DEFAULT_HOOK_SCRIPT = fileUrlToPath(new URL("../hook/dist/hook.js",
  *   never needs). Starting them and stopping them again cost each run 1 to
  *   2 ms. V8's own timers need them, so the hook's timer is Deno's.
  *
- * See README, Performance. The `hook` task in `deno.json` passes the same
+ * See bench/README.md. The `hook` task in `deno.json` passes the same
  * flags (a test keeps the two equal).
  */
 export const HOOK_V8_FLAGS = [
