@@ -122,10 +122,19 @@ export async function startTask(socket: string, options: TaskOptions): Promise<S
 
 /**
  * Sends SIGTERM to every process of ours whose command line names `socket`
- * (the daemon runs with `--socket <path>`), found by pid in `/proc`.
+ * (the daemon runs with `--socket <path>`), found by pid in `/proc`. Where
+ * there is no `/proc` (macOS), removes the socket instead: the daemon shuts
+ * down within one tick (2 s) of losing it.
  */
 function killServing(socket: string): void {
-  for (const entry of Deno.readDirSync("/proc")) {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync("/proc")];
+  } catch {
+    Deno.remove(socket).catch(() => {}); // Not there when the daemon never started.
+    return;
+  }
+  for (const entry of entries) {
     if (!/^\d+$/.test(entry.name)) continue;
     let words: string[];
     try {
