@@ -16,6 +16,8 @@ export const COVERAGE_ENV_VARS = [
   "CLAUDE_CONFIG_DIR",
 ] as const;
 
+const STORE_ENV_VARS: readonly string[] = ["HOME", "XDG_DATA_HOME", "CYBEROS_MEMORY_DB"];
+
 /** What coverage reads. */
 export interface CoveragePaths {
   /** The store (its `-wal` and `-shm` files beside it). */
@@ -30,7 +32,9 @@ export interface CoveragePaths {
  * @throws {TypeError} when a variable is not an absolute path, or none names a place
  */
 export function resolveCoveragePaths(env: EnvLookup): CoveragePaths {
-  const { db } = resolvePaths(env);
+  // Only the store's variables are asked: the socket and trace dir are not coverage's business.
+  const storeOnly: EnvLookup = (name) => STORE_ENV_VARS.includes(name) ? env(name) : undefined;
+  const { db } = resolvePaths(storeOnly);
   const configDir = env("CLAUDE_CONFIG_DIR") || (env("HOME") ? `${env("HOME")}/.claude` : "");
   if (!configDir.startsWith("/")) {
     throw new TypeError(
