@@ -16,6 +16,11 @@
  *   It fires `Stop` unless it ended in an API error (`isApiErrorMessage`, Claude Code fires
  *   `StopFailure` instead), was interrupted by the user, or stopped while waiting for a tool (the
  *   process was killed). Subagent messages (`isSidechain`) never end a turn.
+ * - A **forked** session (`--fork-session`) starts with a copy of the history it forked from, each
+ *   copied entry given the new session id and the fork's first `promptId`; those events happened
+ *   (and were captured) in the other session. So when a prompt's `promptId` comes back after an
+ *   assistant message, the turns before that carried it are copies, and are left out with their
+ *   tool calls.
  *
  * Tool inputs, results and prompt texts are read to classify entries only; nothing of them leaves
  * this module but ids, tool names, outcomes and times.
@@ -67,6 +72,8 @@ type Entry = Record<string, unknown>;
 
 interface ToolUse {
   name: string;
+  /** The main-thread turn it was called in (undefined in a subagent's own file). */
+  turn: number | undefined;
 }
 
 interface ToolResult {
@@ -76,6 +83,8 @@ interface ToolResult {
 }
 
 interface OpenTurn {
+  promptId: string;
+  copied: boolean;
   endMs: number | undefined;
   apiError: boolean;
   waitingForTool: boolean;
@@ -110,19 +119,24 @@ export function parseTranscript(texts: { main: string; subagents: string[] }): T
         unreadableLines++;
         continue;
       }
-      collectTools(entry, uses, results);
+      const turnIndex = file.subagent || turns.length === 0 ? undefined : turns.length - 1;
+      collectTools(entry, { uses, results, turn: turnIndex });
       if (file.subagent || entry.isSidechain === true) continue;
       const prompt = promptOf(entry);
       if (prompt !== undefined) {
-        if (!prompts.has(prompt.promptId)) {
-          prompts.set(prompt.promptId, prompt);
-          turns.push({
-            endMs: undefined,
-            apiError: false,
-            waitingForTool: false,
-            interrupted: false,
-          });
-        }
+        const earlier = turns.filter((turn) => turn.promptId === prompt.promptId);
+        // The same prompt written in several entries, before any answer: still one turn.
+        if (earlier.length > 0 && earlier.at(-1)!.endMs === undefined) continue;
+        for (const turn of earlier) turn.copied = true;
+        prompts.set(prompt.promptId, prompt);
+        turns.push({
+          promptId: prompt.promptId,
+          copied: false,
+          endMs: undefined,
+          apiError: false,
+          waitingForTool: false,
+          interrupted: false,
+        });
         continue;
       }
       const turn = turns.at(-1);
@@ -142,6 +156,7 @@ export function parseTranscript(texts: { main: string; subagents: string[] }): T
   for (const [toolUseId, result] of results) {
     const use = uses.get(toolUseId);
     if (use === undefined || !result.ran) continue;
+    if (use.turn !== undefined && turns[use.turn]?.copied === true) continue;
     toolCalls.push({
       toolUseId,
       toolName: use.name,
@@ -153,7 +168,7 @@ export function parseTranscript(texts: { main: string; subagents: string[] }): T
   return {
     prompts: [...prompts.values()],
     toolCalls,
-    turns: turns.filter((turn) => turn.endMs !== undefined).map((turn) => ({
+    turns: turns.filter((turn) => turn.endMs !== undefined && !turn.copied).map((turn) => ({
       endMs: turn.endMs!,
       firesStop: !turn.apiError && !turn.waitingForTool && !turn.interrupted,
     })),
@@ -209,15 +224,19 @@ function promptOf(entry: Entry): TranscriptPrompt | undefined {
   return { promptId: id, atMs };
 }
 
-function collectTools(
-  entry: Entry,
-  uses: Map<string, ToolUse>,
-  results: Map<string, ToolResult>,
-): void {
+interface ToolSink {
+  uses: Map<string, ToolUse>;
+  results: Map<string, ToolResult>;
+  /** The main-thread turn under way (undefined in a subagent's own file). */
+  turn: number | undefined;
+}
+
+function collectTools(entry: Entry, sink: ToolSink): void {
+  const { uses, results, turn } = sink;
   if (entry.type === "assistant") {
     for (const block of blocksOf(entry)) {
       if (block.type === "tool_use" && typeof block.id === "string") {
-        uses.set(block.id, { name: typeof block.name === "string" ? block.name : "?" });
+        uses.set(block.id, { name: typeof block.name === "string" ? block.name : "?", turn });
       }
     }
     return;

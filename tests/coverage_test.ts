@@ -17,6 +17,7 @@ import { ROOT } from "./_daemon.ts";
 const DIR = `${ROOT}/tests/fixtures/transcripts`;
 const REFUSED = await Deno.readTextFile(`${DIR}/refused_compact_api_error.jsonl`);
 const SUBAGENT = await Deno.readTextFile(`${DIR}/subagent_resume.jsonl`);
+const FORK = await Deno.readTextFile(`${DIR}/fork.jsonl`);
 const SUBAGENT_INNER = await Deno.readTextFile(`${DIR}/subagent_resume.subagent.jsonl`);
 
 const ms = (iso: string) => Date.parse(iso);
@@ -96,6 +97,17 @@ Deno.test(
     assert.equal(inline.toolCalls.length, 6);
   },
 );
+
+Deno.test("parseTranscript() leaves out the history a forked session copied from its parent", {
+  permissions: "none",
+}, () => {
+  const record = parseTranscript({ main: FORK, subagents: [] });
+  assert.deepEqual(record.prompts, [
+    { promptId: "6e7fb2e5-99a1-4499-ab00-ce2a4ade6d7b", atMs: ms("2026-12-01T15:06:04.611Z") },
+  ]);
+  assert.deepEqual(record.toolCalls.map((c) => c.toolUseId), ["toolu_01633f7d90406241298a720002"]);
+  assert.deepEqual(record.turns, [{ endMs: ms("2026-12-01T15:06:04.895Z"), firesStop: true }]);
+});
 
 Deno.test("parseTranscript() skips lines that are not JSON objects and survives hostile shapes", {
   permissions: "none",
