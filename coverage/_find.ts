@@ -57,14 +57,24 @@ export async function readTranscript(
   file: TranscriptFile,
 ): Promise<{ main: string; subagents: string[] }> {
   const main = await Deno.readTextFile(file.path);
-  const subagentDir = `${file.path.slice(0, -".jsonl".length)}/subagents`;
+  const sessionDir = file.path.slice(0, -".jsonl".length);
+  const subagentDir = `${sessionDir}/subagents`;
   const subagents: string[] = [];
+  if (!await isRealDirectory(sessionDir) || !await isRealDirectory(subagentDir)) {
+    return { main, subagents };
+  }
   for (const entry of await entries(subagentDir)) {
     if (entry.isFile && entry.name.endsWith(".jsonl")) {
       subagents.push(await Deno.readTextFile(`${subagentDir}/${entry.name}`));
     }
   }
   return { main, subagents };
+}
+
+/** Whether `path` is a directory and not a symbolic link to one. */
+async function isRealDirectory(path: string): Promise<boolean> {
+  const stat = await Deno.lstat(path).catch(() => undefined);
+  return stat?.isDirectory === true;
 }
 
 async function entries(dir: string): Promise<Deno.DirEntry[]> {

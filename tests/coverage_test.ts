@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { parseCoverageArgs, UsageError } from "../coverage/_args.ts";
 import { compareSession } from "../coverage/_compare.ts";
-import { projectFolderName } from "../coverage/_find.ts";
+import { listTranscripts, projectFolderName, readTranscript } from "../coverage/_find.ts";
 import { isoSecond, printable, sessionLines, totalLine } from "../coverage/_report.ts";
 import type { CapturedEvents } from "../coverage/_store.ts";
 import { parseTranscript } from "../coverage/_transcript.ts";
@@ -303,4 +303,40 @@ Deno.test("projectFolderName() is Claude Code's folder name for a working direct
   assert.equal(projectFolderName("/tmp/cyberos-cc-XXXX/project"), "-tmp-cyberos-cc-XXXX-project");
   // Checked under the real CLI: a project at /tmp/i22c/sp/my app.v2_x got -tmp-i22c-sp-my-app-v2-x.
   assert.equal(projectFolderName("/tmp/i22c/sp/my app.v2_x"), "-tmp-i22c-sp-my-app-v2-x");
+});
+
+Deno.test("listTranscripts() and readTranscript() find sessions by id in any folder and follow no symbolic link", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cyberos-coverage-" });
+  try {
+    const projects = `${dir}/projects`;
+    const outside = `${dir}/outside`;
+    await Deno.mkdir(`${projects}/-any-folder/70b82f27-5db9-4d0b-9c49-34a647f534de`, {
+      recursive: true,
+    });
+    await Deno.mkdir(`${projects}/-other`);
+    await Deno.mkdir(outside);
+    await Deno.writeTextFile(`${outside}/agent-a.jsonl`, SUBAGENT_INNER);
+    await Deno.writeTextFile(`${outside}/planted.jsonl`, REFUSED);
+    await Deno.writeTextFile(
+      `${projects}/-any-folder/70b82f27-5db9-4d0b-9c49-34a647f534de.jsonl`,
+      SUBAGENT,
+    );
+    // A subagents folder that is a link elsewhere, a transcript that is a link, a bad name.
+    await Deno.symlink(
+      outside,
+      `${projects}/-any-folder/70b82f27-5db9-4d0b-9c49-34a647f534de/subagents`,
+    );
+    await Deno.symlink(
+      `${outside}/planted.jsonl`,
+      `${projects}/-other/1b3aae49-0099-41b2-9e6c-eb0c0db426f2.jsonl`,
+    );
+    await Deno.writeTextFile(`${projects}/-other/..hidden.jsonl`, REFUSED);
+    const found = await listTranscripts(projects);
+    assert.deepEqual([...found.keys()], ["70b82f27-5db9-4d0b-9c49-34a647f534de"]);
+    const texts = await readTranscript(found.get("70b82f27-5db9-4d0b-9c49-34a647f534de")!);
+    assert.deepEqual(texts, { main: SUBAGENT, subagents: [] });
+    assert.deepEqual(await listTranscripts(`${dir}/missing`), new Map());
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
