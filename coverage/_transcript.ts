@@ -4,9 +4,10 @@
  * (`<projects>/<folder>/<session_id>.jsonl`, subagents in `<session_id>/subagents/*.jsonl`), written
  * by Claude Code 2.1.328 as observed under the real CLI:
  *
- * - A **prompt** is a `user` entry of the main thread with a `promptSource` (`sdk`, or
- *   `task_notification` for a background task reporting back), keyed by its `promptId`, the same id
- *   the `UserPromptSubmit` payload carries. Local commands (`/compact`), their caveats, compaction
+ * - A **prompt** is a `user` entry of the main thread with a `promptSource` (`sdk` for a prompt
+ *   given to `claude -p`, `system` for a background task's `<task-notification>`, which fires
+ *   `UserPromptSubmit` and `Stop` too), keyed by its `promptId`, the same id the `UserPromptSubmit`
+ *   payload carries. Local commands (`/compact`), their caveats, compaction
  *   summaries and tool results carry no `promptSource` and fire no `UserPromptSubmit`.
  * - A **tool call** is a `tool_use` block (main thread or subagent) with its `tool_result`. It fires
  *   `PostToolUse` (or `PostToolUseFailure` when `is_error`) only when it ran: its permission decision

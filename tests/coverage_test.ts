@@ -17,6 +17,8 @@ import { ROOT } from "./_daemon.ts";
 const DIR = `${ROOT}/tests/fixtures/transcripts`;
 const REFUSED = await Deno.readTextFile(`${DIR}/refused_compact_api_error.jsonl`);
 const SUBAGENT = await Deno.readTextFile(`${DIR}/subagent_resume.jsonl`);
+const NOTIFIED = await Deno.readTextFile(`${DIR}/task_notification.jsonl`);
+const NOTIFIED_INNER = await Deno.readTextFile(`${DIR}/task_notification.subagent.jsonl`);
 const FORK = await Deno.readTextFile(`${DIR}/fork.jsonl`);
 const SUBAGENT_INNER = await Deno.readTextFile(`${DIR}/subagent_resume.subagent.jsonl`);
 
@@ -95,6 +97,28 @@ Deno.test(
     const inline = parseTranscript({ main: SUBAGENT + SUBAGENT_INNER, subagents: [] });
     assert.deepEqual(inline.turns, record.turns);
     assert.equal(inline.toolCalls.length, 6);
+  },
+);
+
+Deno.test(
+  "parseTranscript() counts a background task's notification as a prompt that starts a turn",
+  {
+    permissions: "none",
+  },
+  () => {
+    const record = parseTranscript({ main: NOTIFIED, subagents: [NOTIFIED_INNER] });
+    assert.deepEqual(record.prompts.map((p) => p.promptId), [
+      "86a7929d-8ecd-4de0-80b5-c6607c3787ab",
+      "7c32b244-5d51-45aa-b997-94e836017ce9",
+    ]);
+    assert.deepEqual(record.toolCalls.map((c) => `${c.toolName} ${c.toolUseId}`), [
+      "Agent toolu_014f1c18f03edd439d92ef0002",
+      "Bash toolu_0183825c15a8d54b8cb1020005",
+    ]);
+    assert.deepEqual(record.turns, [
+      { endMs: ms("2026-12-01T15:09:34.896Z"), firesStop: true },
+      { endMs: ms("2026-12-01T15:09:36.603Z"), firesStop: true },
+    ]);
   },
 );
 
