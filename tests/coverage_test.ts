@@ -19,6 +19,7 @@ const REFUSED = await Deno.readTextFile(`${DIR}/refused_compact_api_error.jsonl`
 const SUBAGENT = await Deno.readTextFile(`${DIR}/subagent_resume.jsonl`);
 const NOTIFIED = await Deno.readTextFile(`${DIR}/task_notification.jsonl`);
 const NOTIFIED_INNER = await Deno.readTextFile(`${DIR}/task_notification.subagent.jsonl`);
+const KILLED = await Deno.readTextFile(`${DIR}/killed.jsonl`);
 const FORK = await Deno.readTextFile(`${DIR}/fork.jsonl`);
 const SUBAGENT_INNER = await Deno.readTextFile(`${DIR}/subagent_resume.subagent.jsonl`);
 
@@ -121,6 +122,15 @@ Deno.test(
     ]);
   },
 );
+
+Deno.test("parseTranscript() expects no Stop and no result of a turn Claude Code was killed in", {
+  permissions: "none",
+}, () => {
+  const record = parseTranscript({ main: KILLED, subagents: [] });
+  assert.equal(record.prompts.length, 1);
+  assert.deepEqual(record.toolCalls.map((c) => c.toolUseId), ["toolu_0126cd33ec485b49ab95f30002"]);
+  assert.deepEqual(record.turns, [{ endMs: ms("2026-12-01T15:10:05.870Z"), firesStop: false }]);
+});
 
 Deno.test("parseTranscript() leaves out the history a forked session copied from its parent", {
   permissions: "none",
