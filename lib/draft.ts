@@ -84,68 +84,92 @@ export function redactionFailedDraft(
   };
 }
 
+/**
+ * Redacts the short free-text fields every row carries (`cwd` may name a
+ * cloud folder after an e-mail address, `tool_name` an MCP server's token),
+ * summing what redaction did into one tally.
+ */
+class FieldRedactor {
+  /** Replaced spans so far. */
+  matchCount = 0;
+  /** Replaced spans per rule id so far. */
+  counts: Record<string, number> = {};
+  readonly #options: RedactOptions;
+
+  constructor(options: RedactOptions) {
+    this.#options = options;
+  }
+
+  /** Redacts one field's text and tallies it. */
+  text(text: string): string {
+    const result = redactText(text, this.#options);
+    this.add(result);
+    return result.text;
+  }
+
+  /** Adds what another redaction pass did. */
+  add(result: { matchCount: number; counts: Record<string, number> }): void {
+    this.matchCount += result.matchCount;
+    for (const [id, n] of Object.entries(result.counts)) {
+      this.counts[id] = (this.counts[id] ?? 0) + n;
+    }
+  }
+
+  /** The summed tally, as a {@linkcode Draft} carries it. */
+  tally(): { matchCount: number; counts: Record<string, number> } {
+    return { matchCount: this.matchCount, counts: this.counts };
+  }
+}
+
 function promptDraft(payload: PromptPayload, context: DraftContext, options: RedactOptions): Draft {
-  const redacted = redactText(payload.prompt, options);
+  const fields = new FieldRedactor(options);
+  const prompt = fields.text(payload.prompt);
   const out: Record<string, unknown> = {
     session_id: payload.session_id,
-    prompt_redacted: redacted.text,
-    cwd: payload.cwd,
+    prompt_redacted: prompt,
+    cwd: fields.text(payload.cwd),
     trace_id: context.traceId,
     captured_at_ns: context.capturedAtNs,
-    redaction_match_count: redacted.matchCount,
+    redaction_match_count: 0,
   };
-  if (payload.prompt_id !== undefined) out.prompt_id = payload.prompt_id;
+  if (payload.prompt_id !== undefined) out.prompt_id = fields.text(payload.prompt_id);
   if (isTaskNotification(payload.prompt)) out.prompt_source = TASK_NOTIFICATION_SOURCE;
-  return {
-    kind: ROW_KINDS.prompt,
-    payload: out,
-    matchCount: redacted.matchCount,
-    counts: redacted.counts,
-  };
+  out.redaction_match_count = fields.matchCount;
+  return { kind: ROW_KINDS.prompt, payload: out, ...fields.tally() };
 }
 
 function toolDraft(payload: ToolPayload, context: DraftContext, options: RedactOptions): Draft {
+  const fields = new FieldRedactor(options);
   const args = redactValue(payload.tool_input, options);
-  const counts = { ...args.counts };
-  let matchCount = args.matchCount;
+  fields.add(args);
   const out: Record<string, unknown> = {
     session_id: payload.session_id,
-    tool_name: payload.tool_name,
+    tool_name: fields.text(payload.tool_name),
     tool_args_redacted: args.value,
     outcome: payload.hook_event_name === "PostToolUse" ? "success" : "error",
     duration_ms: payload.duration_ms ?? null,
     trace_id: context.traceId,
     captured_at_ns: context.capturedAtNs,
-    cwd: payload.cwd,
+    cwd: fields.text(payload.cwd),
   };
-  if (payload.tool_use_id !== undefined) out.tool_use_id = payload.tool_use_id;
-  if (payload.agent_id !== undefined) out.agent_id = payload.agent_id;
-  if (payload.agent_type !== undefined) out.agent_type = payload.agent_type;
-  if (payload.error !== undefined) {
-    const firstLine = redactText(payload.error.split("\n", 1)[0] ?? "", options);
-    matchCount += firstLine.matchCount;
-    for (const [id, n] of Object.entries(firstLine.counts)) counts[id] = (counts[id] ?? 0) + n;
-    out.error = firstLine.text;
-  }
-  return { kind: ROW_KINDS.toolUse, payload: out, matchCount, counts };
+  if (payload.tool_use_id !== undefined) out.tool_use_id = fields.text(payload.tool_use_id);
+  if (payload.agent_id !== undefined) out.agent_id = fields.text(payload.agent_id);
+  if (payload.agent_type !== undefined) out.agent_type = fields.text(payload.agent_type);
+  if (payload.error !== undefined) out.error = fields.text(payload.error.split("\n", 1)[0] ?? "");
+  return { kind: ROW_KINDS.toolUse, payload: out, ...fields.tally() };
 }
 
 function stopDraft(payload: StopPayload, context: DraftContext, options: RedactOptions): Draft {
-  const message = payload.last_assistant_message === undefined
-    ? undefined
-    : redactText(payload.last_assistant_message, options);
+  const fields = new FieldRedactor(options);
   const out: Record<string, unknown> = {
     session_id: payload.session_id,
-    last_assistant_message_redacted: message?.text ?? null,
+    last_assistant_message_redacted: payload.last_assistant_message === undefined
+      ? null
+      : fields.text(payload.last_assistant_message),
     trace_id: context.traceId,
     captured_at_ns: context.capturedAtNs,
-    cwd: payload.cwd,
+    cwd: fields.text(payload.cwd),
   };
   if (payload.stop_hook_active !== undefined) out.stop_hook_active = payload.stop_hook_active;
-  return {
-    kind: ROW_KINDS.sessionCompleted,
-    payload: out,
-    matchCount: message?.matchCount ?? 0,
-    counts: message?.counts ?? {},
-  };
+  return { kind: ROW_KINDS.sessionCompleted, payload: out, ...fields.tally() };
 }

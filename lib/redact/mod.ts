@@ -14,6 +14,7 @@
 
 import { applyFindings, scanText } from "./_engine.ts";
 import { RULES } from "./rules/mod.ts";
+import { isSecretKeyName } from "./secret_keys.ts";
 
 /** Options for {@linkcode redactText} and {@linkcode redactValue}. */
 export interface RedactOptions {
@@ -94,47 +95,78 @@ export function explainText(text: string, options: RedactOptions = {}): Explanat
 
 /** What {@linkcode redactValue} returns: the redacted copy and the summed counts. */
 export interface ValueRedactionResult {
-  /** A copy of the value with every string (not keys) redacted. */
+  /** A copy of the value with every string and every object key redacted. */
   value: unknown;
-  /** Replaced spans over all strings. */
+  /** Replaced spans over all strings and keys. */
   matchCount: number;
   /** Replaced spans per rule id. */
   counts: Record<string, number>;
 }
 
+/** The rule id counted for a string replaced because its key names a secret. */
+export const SECRET_KEY_RULE_ID = "secret_key_name";
+
+/** What replaces a string whose key names a secret. */
+export const SECRET_KEY_PLACEHOLDER = "<SECRET>";
+
 /**
- * Redacts every string value inside a JSON value (objects, arrays, nested),
- * leaving keys, numbers, booleans and null alone. Iterative, so a value nested
+ * Redacts every string value and every object key inside a JSON value
+ * (objects, arrays, nested), leaving numbers, booleans and null alone. A key
+ * that names a secret ({@linkcode isSecretKeyName}) makes every non-empty
+ * string under it a secret, replaced whole. Iterative, so a value nested
  * 10,000 deep does not overflow the stack.
  */
 export function redactValue(value: unknown, options: RedactOptions = {}): ValueRedactionResult {
   const counts: Record<string, number> = {};
   let matchCount = 0;
-  const redactString = (text: string): string => {
+  const redactString = (text: string, secret: boolean): string => {
+    if (secret && text.length > 0) {
+      matchCount++;
+      counts[SECRET_KEY_RULE_ID] = (counts[SECRET_KEY_RULE_ID] ?? 0) + 1;
+      return SECRET_KEY_PLACEHOLDER;
+    }
     const result = redactText(text, options);
     if (result.matchCount === 0) return text;
     matchCount += result.matchCount;
     for (const [id, n] of Object.entries(result.counts)) counts[id] = (counts[id] ?? 0) + n;
     return result.text;
   };
-  if (typeof value === "string") return { value: redactString(value), matchCount, counts };
+  if (typeof value === "string") return { value: redactString(value, false), matchCount, counts };
   if (value === null || typeof value !== "object") return { value, matchCount, counts };
   const root: unknown = Array.isArray(value) ? [] : {};
-  const stack: Array<[source: unknown, target: unknown]> = [[value, root]];
+  const stack: Array<[source: unknown, target: unknown, secret: boolean]> = [[value, root, false]];
   while (stack.length > 0) {
-    const [source, target] = stack.pop()!;
-    const entries = Array.isArray(source)
-      ? source.map((item, index) => [index, item] as const)
-      : Object.entries(source as Record<string, unknown>);
-    for (const [key, item] of entries) {
-      let copy: unknown = item;
-      if (typeof item === "string") copy = redactString(item);
-      else if (item !== null && typeof item === "object") {
-        copy = Array.isArray(item) ? [] : {};
-        stack.push([item, copy]);
+    const [source, target, underSecret] = stack.pop()!;
+    if (Array.isArray(source)) {
+      const out = target as unknown[];
+      for (let index = 0; index < source.length; index++) {
+        out[index] = copyOf(source[index], underSecret);
       }
-      (target as Record<string | number, unknown>)[key] = copy;
+      continue;
+    }
+    const out = target as Record<string, unknown>;
+    for (const [key, item] of Object.entries(source as Record<string, unknown>)) {
+      const secret = underSecret || isSecretKeyName(key);
+      const redactedKey = redactString(key, false);
+      let name = redactedKey;
+      // Two keys redacted alike must not overwrite each other.
+      for (let n = 2; Object.hasOwn(out, name); n++) name = `${redactedKey}#${n}`;
+      // Defined, not assigned: a "__proto__" key must stay a key, not become the prototype.
+      Object.defineProperty(out, name, {
+        value: copyOf(item, secret),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
   }
   return { value: root, matchCount, counts };
+
+  function copyOf(item: unknown, secret: boolean): unknown {
+    if (typeof item === "string") return redactString(item, secret);
+    if (item === null || typeof item !== "object") return item;
+    const copy = Array.isArray(item) ? [] : {};
+    stack.push([item, copy, secret]);
+    return copy;
+  }
 }
