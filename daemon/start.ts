@@ -14,10 +14,20 @@ import {
   DAEMON_ENV_VARS,
   daemonPermissionFlags,
   type DaemonPermissionPaths,
+  storeFolderPermissionFlags,
 } from "../lib/permissions.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 
 const DAEMON_SCRIPT = new URL("./main.ts", import.meta.url).pathname;
+const STORE_FOLDER_SCRIPT = new URL("./store_folder.ts", import.meta.url).pathname;
+
+/**
+ * The `deno` arguments that make the store's folder (0700) when missing, run
+ * before the daemon: the daemon's grants name only the store's own paths.
+ */
+export function storeFolderRunArgs(paths: { db: string }): string[] {
+  return ["run", "-q", ...storeFolderPermissionFlags(paths), STORE_FOLDER_SCRIPT, paths.db];
+}
 
 /**
  * The `deno` arguments that run the daemon on `paths` with exactly the flags
@@ -76,6 +86,8 @@ async function main(): Promise<number> {
     childEnv.OTEL_DENO = "true";
     childEnv.OTEL_SERVICE_NAME ??= "cyberos-memory-capture";
   }
+  const folderMade = await runDeno(storeFolderRunArgs(paths), { env: childEnv, stdin: "null" });
+  if (folderMade !== 0) return 1;
   return await runDeno(
     daemonRunArgs({ ...paths, ...(otlpHost ? { otlpHost } : {}) }, Deno.args),
     { env: childEnv, stdin: "null" },

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { daemonRunArgs } from "../daemon/start.ts";
+import { daemonRunArgs, storeFolderRunArgs } from "../daemon/start.ts";
 import { openStore } from "../lib/store.ts";
 import { DEFAULT_HOOK_SCRIPT, hookCommandWords } from "../lib/hook_command.ts";
 import type { HookEvent } from "../lib/kinds.ts";
@@ -64,6 +64,12 @@ export async function startTestDaemon(options: StartTestDaemonOptions = {}): Pro
   let child = await spawnDaemon();
 
   async function spawnDaemon(): Promise<Deno.ChildProcess> {
+    // As `deno task start` does: the daemon may not make the store's folder itself.
+    const folder = await new Deno.Command(Deno.execPath(), {
+      args: storeFolderRunArgs({ db }),
+      stdin: "null",
+    }).output();
+    if (folder.code !== 0) throw new Error(new TextDecoder().decode(folder.stderr));
     const process = new Deno.Command(Deno.execPath(), {
       args: daemonRunArgs({
         socket,
