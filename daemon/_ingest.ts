@@ -142,7 +142,6 @@ export class Ingest {
       try {
         this.flush();
       } catch (error) {
-        log("ERROR", `commit failed: ${(error as Error).message}; the spool keeps those frames`);
         this.#onFatal(`the store failed: ${(error as Error).message}`);
       }
     }, delayMs);
@@ -155,7 +154,7 @@ export class Ingest {
     let settled: QueuedFrame[] = [];
     // A frame the store refuses rolls its batch back; the batch is then
     // retried without it, so one bad frame costs at most one retry per bad frame.
-    for (let pending = batch; ;) {
+    for (let pending = batch;;) {
       committed = [];
       settled = [];
       try {

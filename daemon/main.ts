@@ -197,7 +197,7 @@ async function main(): Promise<void> {
     try {
       store.assertSameFile();
     } catch (error) {
-      return void shutdown((error as Error).message, { failed: true });
+      return void shutdown(`the store failed: ${(error as Error).message}`, { failed: true });
     }
     if (distrust === undefined) {
       const nowMs = Date.now();
@@ -215,7 +215,8 @@ async function main(): Promise<void> {
   async function shutdown(reason: string, options: { failed?: boolean } = {}): Promise<void> {
     if (stopping) return;
     stopping = true;
-    log(options.failed ? "ERROR" : "INFO", `shutting down: ${reason}`);
+    if (!options.failed) log("INFO", `shutting down: ${reason}`);
+    else log("ERROR", `shutting down: ${reason}; restart the daemon: the spool keeps every frame`);
     clearInterval(ticker);
     try {
       listener.close();

@@ -115,6 +115,18 @@ class FieldRedactor {
     }
   }
 
+  /**
+   * Redacts each part of a field between separators on its own, and tallies:
+   * a rule that wants a word boundary misses a secret glued to a path or a
+   * name (`/GoogleDrive-ana@mail.vn/`, `mcp__srv__<token>`).
+   */
+  parts(text: string, separator: string): string {
+    if (!text.includes(separator)) return this.text(text);
+    return text.split(separator).map((part) => part === "" ? part : this.text(part)).join(
+      separator,
+    );
+  }
+
   /** The summed tally, as a {@linkcode Draft} carries it. */
   tally(): { matchCount: number; counts: Record<string, number> } {
     return { matchCount: this.matchCount, counts: this.counts };
@@ -127,7 +139,7 @@ function promptDraft(payload: PromptPayload, context: DraftContext, options: Red
   const out: Record<string, unknown> = {
     session_id: payload.session_id,
     prompt_redacted: prompt,
-    cwd: fields.text(payload.cwd),
+    cwd: fields.parts(payload.cwd, "/"),
     trace_id: context.traceId,
     captured_at_ns: context.capturedAtNs,
     redaction_match_count: 0,
@@ -144,13 +156,13 @@ function toolDraft(payload: ToolPayload, context: DraftContext, options: RedactO
   fields.add(args);
   const out: Record<string, unknown> = {
     session_id: payload.session_id,
-    tool_name: fields.text(payload.tool_name),
+    tool_name: fields.parts(payload.tool_name, "__"),
     tool_args_redacted: args.value,
     outcome: payload.hook_event_name === "PostToolUse" ? "success" : "error",
     duration_ms: payload.duration_ms ?? null,
     trace_id: context.traceId,
     captured_at_ns: context.capturedAtNs,
-    cwd: fields.text(payload.cwd),
+    cwd: fields.parts(payload.cwd, "/"),
   };
   if (payload.tool_use_id !== undefined) out.tool_use_id = fields.text(payload.tool_use_id);
   if (payload.agent_id !== undefined) out.agent_id = fields.text(payload.agent_id);
@@ -168,7 +180,7 @@ function stopDraft(payload: StopPayload, context: DraftContext, options: RedactO
       : fields.text(payload.last_assistant_message),
     trace_id: context.traceId,
     captured_at_ns: context.capturedAtNs,
-    cwd: fields.text(payload.cwd),
+    cwd: fields.parts(payload.cwd, "/"),
   };
   if (payload.stop_hook_active !== undefined) out.stop_hook_active = payload.stop_hook_active;
   return { kind: ROW_KINDS.sessionCompleted, payload: out, ...fields.tally() };

@@ -23,10 +23,7 @@ export interface FileIdentity {
 export class StoreReplacedError extends Error {
   /** Makes the error for `path`, saying what happened to it. */
   constructor(path: string, what: string) {
-    super(
-      `Cannot write the store: ${path} was ${what} while the daemon ran; ` +
-        "restart the daemon (the spool keeps every frame not yet committed)",
-    );
+    super(`Cannot write the store: ${path} was ${what} while the daemon ran`);
     this.name = "StoreReplacedError";
   }
 }
