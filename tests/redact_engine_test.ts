@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { explainText, redactText, redactValue } from "../lib/redact/mod.ts";
+import { explainText, redactLines, redactText, redactValue } from "../lib/redact/mod.ts";
 import {
   ANCHORED_MIN_CHARS,
   applyFindings,
@@ -220,6 +220,20 @@ Deno.test({
     const result = redactValue(value) as { value: Record<string, unknown> };
     assert.equal(Object.getPrototypeOf(result.value), Object.prototype);
     assert.deepEqual(Object.keys(result.value).sort(), ["<AWS_KEY>", "<AWS_KEY>#2", "__proto__"]);
+  },
+});
+
+Deno.test({
+  name: "redactLines() redacts each text as its own line, in one pass or one per text",
+  permissions: "none",
+  fn() {
+    const texts = ["", "lan@mailbox.vn", "plain", AWS];
+    const result = redactLines(texts);
+    assert.deepEqual(result.texts, ["", "<EMAIL>", "plain", "<AWS_KEY>"]);
+    assert.deepEqual(result.counts, { email: 1, "aws-access-key-id": 1 });
+    const withBreak = redactLines(["a\nlan@mailbox.vn", "x"]);
+    assert.deepEqual(withBreak.texts, ["a\n<EMAIL>", "x"]);
+    assert.deepEqual(redactLines([]).texts, []);
   },
 });
 
