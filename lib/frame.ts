@@ -11,6 +11,7 @@ import { isRowKind, type RowKind } from "./kinds.ts";
 import { stringifyJson } from "./json.ts";
 import { isHex32 } from "./ids.ts";
 import { parseJsonQuietly } from "./json_parse.ts";
+import { parseTraceparent } from "./traceparent.ts";
 
 /** The frame format version. */
 export const FRAME_VERSION = 1;
@@ -37,6 +38,11 @@ export interface HookTelemetry {
   outcome: Outcome;
   /** Replaced spans per redaction rule id. */
   redactions: Record<string, number>;
+  /**
+   * Claude Code's `TRACEPARENT` for this hook run (the turn's interaction
+   * span), when it set a well-formed one.
+   */
+  traceparent?: string;
 }
 
 /** One frame. */
@@ -88,6 +94,7 @@ const TELEMETRY_KEYS = new Set([
   "ended_at_ns",
   "outcome",
   "redactions",
+  "traceparent",
 ]);
 
 /**
@@ -177,6 +184,9 @@ export function validateFrame(value: unknown): Frame {
     !Object.values(redactions).every((n) => Number.isInteger(n) && (n as number) >= 0)
   ) {
     throw shape("telemetry.redactions must map rule ids to counts");
+  }
+  if ("traceparent" in telemetry && parseTraceparent(telemetry.traceparent) === undefined) {
+    throw shape("telemetry.traceparent must be a version-00 traceparent");
   }
   return value as unknown as Frame;
 }
