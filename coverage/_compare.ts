@@ -38,6 +38,8 @@ export interface SessionCoverage {
   turnsWithoutStop: number;
   /** What is missing, in time order. */
   missing: MissingItem[];
+  /** Transcript lines that were not JSON (a crash can cut the last one short): skipped. */
+  unreadableLines: number;
 }
 
 /** Options for {@linkcode compareSession}. */
@@ -95,7 +97,15 @@ export function compareSession(
     else missing.push({ kind: "turn", atMs: turn.endMs });
   });
   missing.sort((a, b) => a.atMs - b.atMs);
-  return { prompts, toolSuccesses, toolFailures, turns, turnsWithoutStop, missing };
+  return {
+    prompts,
+    toolSuccesses,
+    toolFailures,
+    turns,
+    turnsWithoutStop,
+    missing,
+    unreadableLines: record.unreadableLines,
+  };
 }
 
 /**

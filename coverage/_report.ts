@@ -75,6 +75,9 @@ export function sessionLines(report: SessionReport, projectsDir: string): string
     ? ""
     : ` (and ${c.turnsWithoutStop} that ended without Stop: API error, interrupted or killed)`;
   lines.push(`  turns       ${ratio(c.turns)}${withoutStop}`);
+  if (c.unreadableLines > 0) {
+    lines.push(`  ${c.unreadableLines} transcript line(s) were not JSON and were skipped`);
+  }
   for (const item of c.missing) lines.push(`  ${missingLine(item)}`);
   return lines;
 }

@@ -15,7 +15,7 @@ export interface StoredSession {
   sessionId: string;
   /** The working directory of its first row (unset when no row names one). */
   cwd: string | undefined;
-  /** When its first and last rows were captured, ms since the epoch. */
+  /** When its first row was captured, ms since the epoch. */
   firstMs: number;
   /** When its last row was captured, ms since the epoch. */
   lastMs: number;

@@ -324,10 +324,15 @@ Deno.test("totalLine() never rounds a gap up to 100 %", { permissions: "none" },
     turns: tally(0, 0),
     turnsWithoutStop: 0,
     missing: [{ kind: "prompt" as const, atMs: 0 }],
+    unreadableLines: 2,
   };
+  const report = { sessionId: "s", cwd: undefined, coverage, inStore: true };
   assert.equal(
-    totalLine([{ sessionId: "s", cwd: undefined, coverage, inStore: true }]),
+    totalLine([report]),
     "coverage: 1 session compared, 1999/2000 captured (99.9 %), 1 missing",
+  );
+  assert.ok(
+    sessionLines(report, "/p").includes("  2 transcript line(s) were not JSON and were skipped"),
   );
 });
 
