@@ -45,6 +45,7 @@ const ROW_SELECT = `SELECT seq, frame_id, kind, session_id, cwd,
 export class LocalStore {
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
+  readonly #hasCheckpoints: boolean;
 
   /**
    * Opens `path` read-only.
@@ -55,6 +56,17 @@ export class LocalStore {
     Deno.statSync(path);
     this.#db = new DatabaseSync(path, { readOnly: true });
     this.#db.exec("PRAGMA busy_timeout = 2000");
+    // A store from before checkpoints has neither table until its daemon runs once.
+    this.#hasCheckpoints = this.#hasTable("checkpoints");
+  }
+
+  /** The log's origin (`meta`), or undefined when the daemon has not chosen one yet. */
+  origin(): string | undefined {
+    if (!this.#hasTable("meta")) return undefined;
+    const row = this.#db.prepare("SELECT value FROM meta WHERE key = 'origin'").get() as
+      | { value: string }
+      | undefined;
+    return row?.value;
   }
 
   /** The highest `seq` (0 for an empty store). */
@@ -67,11 +79,12 @@ export class LocalStore {
 
   /** The tip `seq` and the latest checkpoint's tree size: what changes when there is more to ship. */
   progressMark(): string {
-    const row = this.#statement(
-      `SELECT (SELECT COALESCE(MAX(seq), 0) FROM rows) AS seq,
-              (SELECT COALESCE(MAX(tree_size), 0) FROM checkpoints) AS size`,
-    ).get() as { seq: number; size: number };
-    return `${row.seq}/${row.size}`;
+    const size = this.#hasCheckpoints
+      ? (this.#statement("SELECT COALESCE(MAX(size), 0) AS size FROM checkpoints").get() as {
+        size: number;
+      }).size
+      : 0;
+    return `${this.tipSeq()}/${size}`;
   }
 
   /** Up to `limit` rows after `seq`, in order. */
@@ -88,11 +101,11 @@ export class LocalStore {
 
   /** Checkpoints with `after < tree_size ≤ upTo`, smallest first. */
   checkpointsBetween(after: number, upTo: number): LocalCheckpoint[] {
+    if (!this.#hasCheckpoints) return [];
     return this.#statement(
-      `SELECT tree_size, note FROM checkpoints WHERE tree_size > ? AND tree_size <= ?
-       ORDER BY tree_size`,
+      `SELECT size, note FROM checkpoints WHERE size > ? AND size <= ? ORDER BY size`,
     ).all(after, upTo).map((raw) => ({
-      tree_size: Number(raw.tree_size),
+      tree_size: Number(raw.size),
       note: String(raw.note),
     }));
   }
@@ -101,6 +114,11 @@ export class LocalStore {
   close(): void {
     this.#statements.clear();
     this.#db.close();
+  }
+
+  #hasTable(name: string): boolean {
+    return this.#db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+      .get(name) !== undefined;
   }
 
   #statement(sql: string): StatementSync {

@@ -177,6 +177,14 @@ async function runShip(args: string[]): Promise<number> {
   }
   try {
     const origin = await withSql(target, machineOrigin);
+    const localOrigin = local.origin();
+    if (localOrigin !== origin) {
+      console.error(
+        `${PREFIX} ${db} is the log ${localOrigin ?? "(no origin yet: start the daemon once)"}, ` +
+          `but the URL's login was enrolled for ${origin}; use the URL enrolled with this machine's \`deno task key\``,
+      );
+      return 1;
+    }
     if (parsed.flags.has("--follow")) {
       const { follow } = await import("./_follow.ts");
       const controller = new AbortController();

@@ -12,7 +12,7 @@
 export interface TestPostgres {
   /** The TCP port on 127.0.0.1. */
   port: number;
-  /** The superuser's URL for the `postgres` database (trust authentication on 127.0.0.1). */
+  /** The superuser's URL for the `postgres` database (SCRAM on 127.0.0.1, like a real server). */
   adminUrl: string;
   /** Stops the server (fast shutdown: open connections are cut). */
   stop(): Promise<void>;
@@ -70,12 +70,21 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     await Deno.chown(dir, uid, gid);
   }
   const data = `${dir}/data`;
+  const password = crypto.randomUUID().replaceAll("-", "");
+  const pwfile = `${dir}/pwfile`;
+  await Deno.writeTextFile(pwfile, `${password}\n`);
+  if (isRoot) {
+    const { uid, gid } = await postgresIds();
+    await Deno.chown(pwfile, uid, gid);
+  }
   await pgRun(`${binDir}/initdb`, [
     "-D",
     data,
     "-U",
     "postgres",
-    "--auth=trust",
+    `--pwfile=${pwfile}`,
+    "--auth-local=trust",
+    "--auth-host=scram-sha-256",
     "--no-sync",
     "-E",
     "UTF8",
@@ -92,10 +101,11 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const start = () =>
     pgRun(`${binDir}/pg_ctl`, ["-D", data, "-o", options, "-l", `${dir}/log`, "-w", "start"]);
   const stop = () => pgRun(`${binDir}/pg_ctl`, ["-D", data, "-m", "fast", "-w", "stop"]);
+  await Deno.remove(pwfile);
   await start();
   return {
     port,
-    adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     start,
     stop,
     async remove() {
