@@ -69,7 +69,9 @@ export async function enrollMachine(
     const login = existing?.login ?? MACHINE_LOGIN_PREFIX + randomHex(8);
     // DDL takes no parameters: the name is ours ([a-z0-9_]) and the verifier
     // is base64 with `$` and `:` only, checked before it is spliced in.
-    if (!/^SCRAM-SHA-256\$[0-9]+:[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/.test(verifier)) {
+    if (
+      !/^SCRAM-SHA-256\$[0-9]+:[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/.test(verifier)
+    ) {
       throw new Error(`Cannot enroll: unexpected verifier shape`);
     }
     if (existing) {

@@ -49,14 +49,18 @@ export function parseTeamUrl(text: string): TeamUrl {
     throw new TypeError(`Cannot read the URL: scheme "${url.protocol}" is not postgres:`);
   }
   if (!url.hostname || url.hostname.startsWith("%2F")) {
-    throw new TypeError("Cannot read the URL: it names no TCP host (Unix sockets are not supported)");
+    throw new TypeError(
+      "Cannot read the URL: it names no TCP host (Unix sockets are not supported)",
+    );
   }
   if (!url.username) throw new TypeError("Cannot read the URL: it names no user");
   const database = decodeURIComponent(url.pathname.replace(/^\//, ""));
   if (!database) throw new TypeError("Cannot read the URL: it names no database");
   for (const key of url.searchParams.keys()) {
     if (key !== "sslmode") {
-      throw new TypeError(`Cannot read the URL: parameter "${key}" is not supported (only sslmode)`);
+      throw new TypeError(
+        `Cannot read the URL: parameter "${key}" is not supported (only sslmode)`,
+      );
     }
   }
   const sslmode = url.searchParams.get("sslmode");

@@ -86,7 +86,7 @@ export async function shipOnce(
   const { origin, batchSize = 1000, onBatch } = options;
   const [tip] = await sql<{ seq: string; hash: string }[]>`
     SELECT seq::text AS seq, hash FROM cyberos_memory.rows
-    WHERE origin = ${origin} ORDER BY seq DESC LIMIT 1`;
+    WHERE origin = ${origin} ORDER BY rows.seq DESC LIMIT 1`;
   let lastSeq = tip ? Number(tip.seq) : 0;
   let lastHash = tip ? tip.hash : GENESIS_HASH;
   if (tip) await compareTip(sql, local, { origin, seq: lastSeq });
@@ -170,7 +170,7 @@ async function centralRows(
     SELECT seq::text AS seq, frame_id, kind, session_id, cwd,
            captured_at_ns::text AS captured_at_ns, payload, prev_hash, hash
     FROM cyberos_memory.rows
-    WHERE origin = ${origin} AND seq BETWEEN ${range.from} AND ${range.to} ORDER BY seq`;
+    WHERE origin = ${origin} AND seq BETWEEN ${range.from} AND ${range.to} ORDER BY rows.seq`;
   return new Map(rows.map((raw) => [Number(raw.seq), raw as unknown as LocalRow]));
 }
 
@@ -183,7 +183,10 @@ async function compareRow(sql: Queryable, origin: string, row: LocalRow): Promis
   const central = (await centralRows(sql, origin, { from: row.seq, to: row.seq })).get(row.seq);
   const column = central && differingColumn(central, row);
   if (central === undefined || column !== undefined) {
-    throw new DivergenceError(row.seq, `the team store's ${column ?? "row"} differs from the local one`);
+    throw new DivergenceError(
+      row.seq,
+      `the team store's ${column ?? "row"} differs from the local one`,
+    );
   }
 }
 

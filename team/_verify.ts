@@ -89,7 +89,9 @@ async function verifyMachine(
           throw new MachineFailure(
             `checkpoint of tree size ${checkpoint.size}: root ${
               bytesToHex(checkpoint.root)
-            } is not the root of the first ${checkpoint.size} rows (${bytesToHex(frontier.root())})`,
+            } is not the root of the first ${checkpoint.size} rows (${
+              bytesToHex(frontier.root())
+            })`,
           );
         }
         progress.checkpoints++;
@@ -101,7 +103,7 @@ async function verifyMachine(
     const cursor = sql<CentralRow[]>`
       SELECT seq::text AS seq, kind, session_id, cwd, captured_at_ns::text AS captured_at_ns,
              payload, prev_hash, hash
-      FROM cyberos_memory.rows WHERE origin = ${origin} ORDER BY seq`.cursor(2000);
+      FROM cyberos_memory.rows WHERE origin = ${origin} ORDER BY rows.seq`.cursor(2000);
     for await (const rows of cursor) {
       for (const row of rows) {
         const seq = progress.rows + 1;
@@ -114,7 +116,9 @@ async function verifyMachine(
     }
     if (next < checkpoints.length) {
       throw new MachineFailure(
-        `checkpoint of tree size ${checkpoints[next]!.size} covers more rows than the ${progress.rows} shipped`,
+        `checkpoint of tree size ${
+          checkpoints[next]!.size
+        } covers more rows than the ${progress.rows} shipped`,
       );
     }
     return { origin, ok: true, ...progress };
@@ -130,7 +134,7 @@ async function openCheckpoints(
 ): Promise<{ size: number; root: Uint8Array }[]> {
   const stored = await sql<{ tree_size: string; note: string }[]>`
     SELECT tree_size::text AS tree_size, note FROM cyberos_memory.checkpoints
-    WHERE origin = ${options.origin} ORDER BY tree_size`;
+    WHERE origin = ${options.origin} ORDER BY checkpoints.tree_size`;
   const opened = [];
   for (const { tree_size, note } of stored) {
     let checkpoint;

@@ -158,7 +158,9 @@ async function runShip(args: string[]): Promise<number> {
   });
   positionals(parsed, []);
   const db = parsed.flags.get("--db");
-  if (typeof db !== "string") throw new UsageError("--db PATH is required (deno task team sets it)");
+  if (typeof db !== "string") {
+    throw new UsageError("--db PATH is required (deno task team sets it)");
+  }
   const batchSize = count(parsed.flags.get("--batch"), { flag: "--batch", fallback: 1000 });
   const intervalMs = count(parsed.flags.get("--interval"), { flag: "--interval", fallback: 1000 });
   const text = Deno.env.get(TEAM_URL_VAR);
