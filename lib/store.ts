@@ -90,6 +90,9 @@ export interface AppendInput {
   payload: Record<string, unknown>;
 }
 
+/** See {@linkcode Store.frameState}. */
+export type FrameState = "stored" | "absent" | "taken";
+
 /** Filters for {@linkcode Store.lastRows}. */
 export interface LastRowsOptions {
   /** How many rows at most. */
@@ -180,9 +183,22 @@ export class Store {
     }
   }
 
-  /** Whether a frame with this id is already stored. */
-  hasFrame(frameId: string): boolean {
-    return this.#statement("SELECT 1 FROM rows WHERE frame_id = ?").get(frameId) !== undefined;
+  /**
+   * Whether a frame is stored already (`stored`), not (`absent`), or its id
+   * sits on a row of other content (`taken`). A row is this frame's only when
+   * it also has the frame's kind, session and capture time: those columns are
+   * bound to the chain (verify checks them against the hashed payload), the
+   * `frame_id` column is not, so an id someone wrote onto another row must
+   * not make the daemon drop the frame.
+   */
+  frameState(frame: { id: string; kind: string; payload: Record<string, unknown> }): FrameState {
+    const row = this.#statement(
+      "SELECT kind, session_id, CAST(captured_at_ns AS TEXT) AS captured FROM rows WHERE frame_id = ?",
+    ).get(frame.id) as { kind: string; session_id: string; captured: string } | undefined;
+    if (row === undefined) return "absent";
+    const same = row.kind === frame.kind && row.session_id === frame.payload.session_id &&
+      row.captured === nsDigits(Number(frame.payload.captured_at_ns));
+    return same ? "stored" : "taken";
   }
 
   /** Appends one row at the chain's tip; call inside {@linkcode transaction}. */

@@ -369,3 +369,31 @@ Deno.test("checkpoint, key, prove and verify answer --help, refuse unknown flags
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a frame id written onto another row does not make the daemon drop that frame", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cyberos-tamper-" });
+  const daemon = await startTestDaemon({ dir });
+  try {
+    await sendFrames(daemon, 1, 3);
+    await waitForRows(daemon.db, 3);
+    await daemon.stop({ keep: true });
+    const planted = testFrame(50);
+    tamper(daemon.db, (sql) => {
+      sql.prepare("UPDATE rows SET frame_id = ? WHERE seq = 2").run(planted.id);
+    });
+    await daemon.restart();
+    await sendRaw(daemon.socket, encodeFrame(planted));
+    const rows = await waitForRows(daemon.db, 4);
+    assert.equal(rows[3]!.payload.prompt_redacted, "prompt number 50");
+    await daemon.stop({ keep: true });
+    assert.match(
+      daemon.stderr(),
+      /WARN frame_id_taken: another row carries frame id 0+32; stored as 0+32:taken:/,
+    );
+    // frame_id is outside the hash: editing it breaks nothing the chain or the tree proves.
+    const verify = await task("verify", [], daemon.db);
+    assert.equal(verify.code, 0, verify.stderr);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
