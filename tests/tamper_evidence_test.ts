@@ -64,7 +64,7 @@ async function sendFrames(daemon: TestDaemon, from: number, count: number): Prom
  * signs), the checkpoint of 30 rows and the verifier key saved outside it.
  */
 async function signedStore(dir: string, firstFrame = 1) {
-  let daemon = await startTestDaemon({ dir });
+  const daemon = await startTestDaemon({ dir });
   for (let batch = 0; batch < 3; batch++) {
     if (batch > 0) await daemon.restart();
     await sendFrames(daemon, firstFrame + batch * 10, 10);
