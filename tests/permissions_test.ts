@@ -208,7 +208,7 @@ Deno.test("teamPermissionFlags() read only the store and reach only the team sto
   const dir = await Deno.makeTempDir({ dir: "/tmp" });
   const db = `${dir}/store/capture.db`;
   await Deno.mkdir(`${dir}/store`);
-  for (const file of [db, `${db}-wal`, `${db}-shm`, `${dir}/store/signing.key`]) {
+  for (const file of [db, `${db}-wal`, `${db}-shm`, `${db}.signing.key`]) {
     await Deno.writeTextFile(file, "x");
   }
   const team = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -223,7 +223,7 @@ Deno.test("teamPermissionFlags() read only the store and reach only the team sto
     ["read", `${db}-shm`, "granted"],
     ["tcp", teamHost, "granted"],
     ["env", "CYBEROS_MEMORY_TEAM_URL", "granted"],
-    ["read", `${dir}/store/signing.key`, "refused"],
+    ["read", `${db}.signing.key`, "refused"],
     ["write", db, "refused"],
     ["write", `${dir}/store/new`, "refused"],
     ["read", "/etc/hostname", "refused"],

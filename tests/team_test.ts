@@ -22,6 +22,7 @@ import {
   type TestMachine,
 } from "./_team.ts";
 import { rowHash } from "../lib/chain.ts";
+import { ROOT, runHook, startTestDaemon } from "./_daemon.ts";
 
 /** A fresh database in the cluster, initialised, with its admin URL. */
 async function freshDatabase(pg: TestPostgres, name: string): Promise<string> {
@@ -89,6 +90,38 @@ async function centralRows(admin: postgres.Sql, origin: string) {
 async function centralCheckpoints(admin: postgres.Sql, origin: string) {
   return (await admin`SELECT tree_size::text AS size, note FROM cyberos_memory.checkpoints
     WHERE origin = ${origin} ORDER BY checkpoints.tree_size`).map((row) => ({ ...row }));
+}
+
+/** A UserPromptSubmit payload as Claude Code sends it. */
+function promptPayload(index: number): string {
+  return JSON.stringify({
+    session_id: "0c8f2a51-6d3e-4b7a-9e10-5f2d8c4b7a93",
+    transcript_path: "/tmp/transcript.jsonl",
+    cwd: "/work/project",
+    permission_mode: "default",
+    hook_event_name: "UserPromptSubmit",
+    prompt: `prompt number ${index}`,
+  });
+}
+
+/** The verifier key as `deno task key` prints it for the store at `db`. */
+async function keyOf(db: string): Promise<string> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", "--allow-read", "--allow-env", `${ROOT}/install/main.ts`, "key"],
+    clearEnv: true,
+    env: { CYBEROS_MEMORY_DB: db },
+  }).output();
+  assert.ok(output.success, new TextDecoder().decode(output.stderr));
+  return new TextDecoder().decode(output.stdout).trim();
+}
+
+/** Polls `check` every 100 ms until it holds, or fails after `timeoutMs`. */
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** How many rows the team store holds, and the highest seq. */
@@ -266,7 +299,7 @@ Deno.test("team store on a real PostgreSQL server", async (t) => {
           `${args.map((arg) => arg === url ? "<url>" : arg).join(" ")} → ${code}`,
           async () => {
             const db = args[0] === "ship" ? { db: "/nonexistent/capture.db" } : {};
-          const run = await team(args, { url, ...db });
+            const run = await team(args, { url, ...db });
             assert.equal(run.code, code, run.stdout + run.stderr);
             assert.match(code === 0 ? run.stdout : run.stderr, pattern);
           },
@@ -394,6 +427,74 @@ Deno.test("team store on a real PostgreSQL server", async (t) => {
         } finally {
           await admin.end();
           await Deno.remove(dir, { recursive: true });
+        }
+      },
+    );
+
+    await t.step(
+      "ship --follow outlives the team store going away while hooks keep firing, then catches up",
+      async () => {
+        const url = await freshDatabase(pg, "follow");
+        const daemon = await startTestDaemon();
+        const admin = sqlAs(url);
+        let follower: Deno.ChildProcess | undefined;
+        try {
+          const fire = async (from: number, to: number) => {
+            for (let i = from; i < to; i++) {
+              const run = await runHook(daemon, "userpromptsubmit", promptPayload(i));
+              assert.equal(run.code, 0);
+              assert.equal(run.stderr, "", "the hook warned while the team store was away");
+            }
+          };
+          await fire(0, 5);
+          await until(async () => localRows(daemon.db).length === 5, "the first rows");
+          const machine = { db: daemon.db, origin: "", vkey: await keyOf(daemon.db) };
+          machine.origin = machine.vkey.split("+")[0]!;
+          const machineUrl = await enroll(url, machine);
+          follower = spawnTeam(["ship", "--follow", "--interval", "100", "--db", daemon.db], {
+            url: machineUrl,
+            db: daemon.db,
+            env: { CYBEROS_MEMORY_TEAM_URL: machineUrl },
+          });
+          await until(async () => (await tableStats(admin)).n === 5, "the first rows shipped");
+          await admin.end();
+          await pg.stop();
+          await fire(5, 15);
+          await until(async () => localRows(daemon.db).length === 15, "rows while it is away");
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+          await pg.start();
+          const back = sqlAs(url);
+          try {
+            await until(async () => (await tableStats(back)).n === 15, "the catch-up", 60_000);
+            await daemon.stop({ keep: true });
+            const lastSize = localCheckpoints(daemon.db).at(-1)!.size;
+            await until(
+              async () =>
+                (await centralCheckpoints(back, machine.origin)).at(-1)?.size === lastSize,
+              "the shutdown checkpoint",
+            );
+            follower.kill("SIGTERM");
+            const output = await follower.output();
+            follower = undefined;
+            const stderr = new TextDecoder().decode(output.stderr);
+            assert.equal(output.code, 0, stderr);
+            assert.match(stderr, /WARN team_store_unavailable: .*retrying in \d+ ms/);
+            await assertShipped(back, machine as TestMachine);
+            const verified = await team(["verify", url], { url });
+            assert.equal(verified.code, 0, verified.stdout);
+            assert.match(
+              verified.stdout,
+              /^ok cyberos-memory\/\S+: 15 rows, \d+ checkpoints intact$/m,
+            );
+          } finally {
+            await back.end();
+          }
+        } finally {
+          follower?.kill("SIGKILL");
+          await follower?.output();
+          await admin.end();
+          await daemon.stop().catch(() => {});
+          await Deno.remove(daemon.dir, { recursive: true }).catch(() => {});
         }
       },
     );
