@@ -9,6 +9,7 @@
  * @module
  */
 
+import type postgres from "postgres";
 import type { Queryable, Sql } from "./_connect.ts";
 import type { LocalCheckpoint, LocalRow, LocalStore } from "./_local.ts";
 import { GENESIS_HASH } from "../lib/chain.ts";
@@ -120,9 +121,15 @@ export async function shipOnce(
 
 async function insertRows(sql: Queryable, origin: string, rows: LocalRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const values = rows.map((row) => ({ origin, ...row }));
+  // One JSON parameter for the whole batch: PostgreSQL unpacks it into typed
+  // columns (text stays byte for byte), faster than ten parameters a row.
   const inserted = await sql<{ seq: string }[]>`
-    INSERT INTO cyberos_memory.rows ${sql(values, "origin", ...COLUMNS)}
+    INSERT INTO cyberos_memory.rows (origin, ${sql.unsafe(COLUMNS.join(", "))})
+    SELECT ${origin}, ${sql.unsafe(COLUMNS.join(", "))}
+    FROM jsonb_to_recordset(${sql.json(rows as unknown as postgres.JSONValue)}) AS batch (
+      seq bigint, frame_id text, kind text, session_id text, cwd text,
+      captured_at_ns bigint, payload text, prev_hash text, hash text)
+    ORDER BY seq
     ON CONFLICT (origin, seq) DO NOTHING RETURNING seq::text AS seq`;
   if (inserted.length < rows.length) {
     // Another shipper of this store got there first: what it sent must be ours.

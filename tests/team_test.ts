@@ -447,7 +447,7 @@ Deno.test("team store on a real PostgreSQL server", async (t) => {
             }
           };
           await fire(0, 5);
-          await until(async () => localRows(daemon.db).length === 5, "the first rows");
+          await until(() => Promise.resolve(localRows(daemon.db).length === 5), "the first rows");
           const machine = { db: daemon.db, origin: "", vkey: await keyOf(daemon.db) };
           machine.origin = machine.vkey.split("+")[0]!;
           const machineUrl = await enroll(url, machine);
@@ -460,7 +460,10 @@ Deno.test("team store on a real PostgreSQL server", async (t) => {
           await admin.end();
           await pg.stop();
           await fire(5, 15);
-          await until(async () => localRows(daemon.db).length === 15, "rows while it is away");
+          await until(
+            () => Promise.resolve(localRows(daemon.db).length === 15),
+            "rows while it is away",
+          );
           await new Promise((resolve) => setTimeout(resolve, 1500));
           await pg.start();
           const back = sqlAs(url);
