@@ -63,7 +63,7 @@ try {
     many.push(machine);
   }
   const singleUrl = await enroll(adminUrl, single);
-  const manyUrls = [];
+  const manyUrls: string[] = [];
   for (const machine of many) manyUrls.push(await enroll(adminUrl, machine));
 
   out("| what | rows | wall time | rows/s |");

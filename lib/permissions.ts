@@ -156,7 +156,11 @@ export function statusPermissionFlags(paths: { socket: string }): string[] {
  * The variables the PostgreSQL driver (`npm:postgres`) reads even when every
  * connection option is given (see `team/_connect.ts`).
  */
-export const POSTGRES_DRIVER_ENV_VARS = ["PGAPPNAME", "PGPASSWORD", "PGTARGETSESSIONATTRS"] as const;
+export const POSTGRES_DRIVER_ENV_VARS = [
+  "PGAPPNAME",
+  "PGPASSWORD",
+  "PGTARGETSESSIONATTRS",
+] as const;
 
 /** The variable `team ship` takes its URL from. */
 export const TEAM_URL_ENV_VAR = "CYBEROS_MEMORY_TEAM_URL";
@@ -176,6 +180,7 @@ export interface TeamPermissionPaths {
  */
 export function teamPermissionFlags(paths: TeamPermissionPaths): string[] {
   const { net, db } = paths;
+  if (db !== undefined) assertFlagPath(db, "store");
   const env = db === undefined
     ? [...POSTGRES_DRIVER_ENV_VARS]
     : [TEAM_URL_ENV_VAR, ...POSTGRES_DRIVER_ENV_VARS];

@@ -53,6 +53,9 @@ export function parseTeamUrl(text: string): TeamUrl {
       "Cannot read the URL: it names no TCP host (Unix sockets are not supported)",
     );
   }
+  if (url.hostname.includes(",")) {
+    throw new TypeError("Cannot read the URL: it names several hosts; give one host:port");
+  }
   if (!url.username) throw new TypeError("Cannot read the URL: it names no user");
   const database = decodeURIComponent(url.pathname.replace(/^\//, ""));
   if (!database) throw new TypeError("Cannot read the URL: it names no database");

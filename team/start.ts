@@ -10,6 +10,7 @@
  * @module
  */
 
+import { fileUrlToPath } from "../lib/file_url.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 import { resolvePaths } from "../lib/paths.ts";
 import {
@@ -20,7 +21,7 @@ import {
 } from "../lib/permissions.ts";
 import { netTarget, parseTeamUrl } from "./_connect.ts";
 
-const TEAM_SCRIPT = new URL("./main.ts", import.meta.url).pathname;
+const TEAM_SCRIPT = fileUrlToPath(new URL("./main.ts", import.meta.url));
 
 /** The `deno` arguments that run `team/main.ts` with `paths`' flags; tests start it the same way. */
 export function teamRunArgs(paths: TeamPermissionPaths, args: readonly string[]): string[] {
@@ -45,20 +46,18 @@ async function main(argv: string[]): Promise<number> {
     const net = asksHelp ? undefined : netOf(firstUrl);
     return await runDeno(teamRunArgs(net ? { net } : {}, argv), { env, stdin: "null" });
   }
-  let db: string;
+  const url = Deno.env.get(TEAM_URL_ENV_VAR);
+  if (url !== undefined) env[TEAM_URL_ENV_VAR] = url;
+  const net = netOf(url);
+  let args: string[];
   try {
-    db = resolvePaths((name) => Deno.env.get(name)).db;
+    const { db } = resolvePaths((name) => Deno.env.get(name));
+    args = teamRunArgs({ db, ...(net ? { net } : {}) }, ["ship", "--db", db, ...rest]);
   } catch (error) {
     console.error(`cyberos-memory team: ${(error as Error).message}`);
     return 2;
   }
-  const url = Deno.env.get(TEAM_URL_ENV_VAR);
-  if (url !== undefined) env[TEAM_URL_ENV_VAR] = url;
-  const net = netOf(url);
-  return await runDeno(
-    teamRunArgs({ db, ...(net ? { net } : {}) }, ["ship", "--db", db, ...rest]),
-    { env, stdin: "null" },
-  );
+  return await runDeno(args, { env, stdin: "null" });
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));
