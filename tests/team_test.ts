@@ -23,6 +23,7 @@ import {
 } from "./_team.ts";
 import { rowHash } from "../lib/chain.ts";
 import { ROOT, runHook, startTestDaemon } from "./_daemon.ts";
+import { runTask } from "./_launcher.ts";
 
 /** A fresh database in the cluster, initialised, with its admin URL. */
 async function freshDatabase(pg: TestPostgres, name: string): Promise<string> {
@@ -356,6 +357,31 @@ Deno.test("team store on a real PostgreSQL server", async (t) => {
         }
       },
     );
+
+    await t.step("deno task team, as a user runs it: init, enroll, ship, verify", async () => {
+      const url = await freshDatabase(pg, "tasks");
+      const dir = await Deno.makeTempDir({ prefix: "cyberos-team-" });
+      try {
+        const machine = await newMachine(dir, "gina");
+        await appendRows(machine, { count: 120, checkpointEvery: 50 });
+        const task = (args: string[], env: Record<string, string> = {}) =>
+          runTask(["team", ...args], { root: ROOT, home: dir, env });
+        assert.equal((await task(["init", url])).code, 0);
+        const enrolled = await task(["enroll", url, machine.vkey]);
+        assert.equal(enrolled.code, 0, enrolled.stderr);
+        const shipped = await task(["ship"], {
+          CYBEROS_MEMORY_DB: machine.db,
+          CYBEROS_MEMORY_TEAM_URL: enrolled.stdout.trim(),
+        });
+        assert.equal(shipped.code, 0, shipped.stderr);
+        assert.match(shipped.stdout, /^shipped 120 rows and 3 checkpoints of cyberos-memory\/gina/);
+        const verified = await task(["verify", url]);
+        assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+        assert.match(verified.stdout, /^ok cyberos-memory\/gina: 120 rows, 3 checkpoints intact$/m);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
 
     await t.step(
       "a ship killed mid-way, and two ships at once, leave no duplicate and no gap",
