@@ -12,7 +12,13 @@
 
 import type { Sql } from "./_connect.ts";
 import type { LocalStore } from "./_local.ts";
-import { DivergenceError, LocalChainError, shipOnce, type ShipOptions } from "./_ship.ts";
+import {
+  DivergenceError,
+  LocalChainError,
+  OriginMismatchError,
+  shipOnce,
+  type ShipOptions,
+} from "./_ship.ts";
 
 /** Options for {@linkcode follow}. */
 export interface FollowOptions extends ShipOptions {
@@ -41,7 +47,8 @@ const FIRST_BACKOFF_MS = 500;
 /**
  * Ships until `signal` aborts.
  *
- * @throws {DivergenceError} or {@linkcode LocalChainError}, which need a person.
+ * @throws {DivergenceError}, {@linkcode LocalChainError} or
+ * {@linkcode OriginMismatchError}, which need a person.
  */
 export async function follow(local: LocalStore, options: FollowOptions): Promise<void> {
   const { connect, signal, intervalMs = 1000, maxBackoffMs = 30_000, log } = options;
@@ -66,7 +73,10 @@ export async function follow(local: LocalStore, options: FollowOptions): Promise
         }
         backoff = FIRST_BACKOFF_MS;
       } catch (error) {
-        if (error instanceof DivergenceError || error instanceof LocalChainError) throw error;
+        if (
+          error instanceof DivergenceError || error instanceof LocalChainError ||
+          error instanceof OriginMismatchError
+        ) throw error;
         log(`WARN team_store_unavailable: ${(error as Error).message}; retrying in ${backoff} ms`);
         await sql?.end({ timeout: 0 }).catch(() => {});
         sql = undefined;

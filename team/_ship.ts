@@ -42,10 +42,25 @@ export class LocalChainError extends Error {
   }
 }
 
+/** The store is not the log the URL's login was enrolled for. */
+export class OriginMismatchError extends Error {
+  /** Makes the error from the store's origin and the login's. */
+  constructor(local: string | undefined, enrolled: string | undefined) {
+    super(
+      enrolled === undefined
+        ? "Cannot ship: the URL's login is not an enrolled machine; use the URL `team enroll` printed"
+        : `Cannot ship: the store is ${
+          local === undefined
+            ? "a log without an origin yet (start the daemon once)"
+            : `the log ${local}`
+        }, but the URL's login was enrolled for ${enrolled}; use the URL enrolled with this machine's \`deno task key\``,
+    );
+    this.name = "OriginMismatchError";
+  }
+}
+
 /** Options for {@linkcode shipOnce}. */
 export interface ShipOptions {
-  /** The machine's origin. */
-  origin: string;
   /**
    * Rows per transaction.
    *
@@ -58,6 +73,8 @@ export interface ShipOptions {
 
 /** What one pass shipped. */
 export interface ShipResult {
+  /** The machine's origin. */
+  origin: string;
   /** Rows inserted. */
   rows: number;
   /** Checkpoints inserted. */
@@ -78,13 +95,20 @@ const COLUMNS = [
   "hash",
 ] as const;
 
-/** Ships everything the team store lacks, then returns. */
+/**
+ * Ships everything the team store lacks, then returns.
+ *
+ * @throws {OriginMismatchError} when the store is not the login's log.
+ * @throws {DivergenceError} when a row already shipped differs.
+ * @throws {LocalChainError} when the local chain does not link.
+ */
 export async function shipOnce(
   sql: Sql,
   local: LocalStore,
-  options: ShipOptions,
+  options: ShipOptions = {},
 ): Promise<ShipResult> {
-  const { origin, batchSize = 1000, onBatch } = options;
+  const { batchSize = 1000, onBatch } = options;
+  const origin = await enrolledOrigin(sql, local);
   const [tip] = await sql<{ seq: string; hash: string }[]>`
     SELECT seq::text AS seq, hash FROM cyberos_memory.rows
     WHERE origin = ${origin} ORDER BY rows.seq DESC LIMIT 1`;
@@ -95,7 +119,7 @@ export async function shipOnce(
     SELECT COALESCE(MAX(tree_size), -1)::text AS size FROM cyberos_memory.checkpoints
     WHERE origin = ${origin}`;
   let lastCheckpoint = Number(cp!.size);
-  const result: ShipResult = { rows: 0, checkpoints: 0, lastSeq };
+  const result: ShipResult = { origin, rows: 0, checkpoints: 0, lastSeq };
   while (true) {
     const rows = local.rowsAfter(lastSeq, batchSize);
     const batchEnd = rows.at(-1)?.seq ?? lastSeq;
@@ -117,6 +141,16 @@ export async function shipOnce(
     await onBatch?.({ lastSeq });
   }
   return result;
+}
+
+/** The origin the login was enrolled for, which must be the store's. */
+async function enrolledOrigin(sql: Sql, local: LocalStore): Promise<string> {
+  const [row] = await sql<{ origin: string | null }[]>`
+    SELECT cyberos_memory.login_origin() AS origin`;
+  const enrolled = row?.origin ?? undefined;
+  const mine = local.origin();
+  if (enrolled === undefined || enrolled !== mine) throw new OriginMismatchError(mine, enrolled);
+  return enrolled;
 }
 
 async function insertRows(sql: Queryable, origin: string, rows: LocalRow[]): Promise<number> {

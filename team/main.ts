@@ -169,7 +169,9 @@ async function runShip(args: string[]): Promise<number> {
   }
   const target = url(text);
   const { LocalStore } = await import("./_local.ts");
-  const { shipOnce, DivergenceError, LocalChainError } = await import("./_ship.ts");
+  const { shipOnce, DivergenceError, LocalChainError, OriginMismatchError } = await import(
+    "./_ship.ts"
+  );
   let local;
   try {
     local = new LocalStore(db);
@@ -178,15 +180,6 @@ async function runShip(args: string[]): Promise<number> {
     return 1;
   }
   try {
-    const origin = await withSql(target, machineOrigin);
-    const localOrigin = local.origin();
-    if (localOrigin !== origin) {
-      console.error(
-        `${PREFIX} ${db} is the log ${localOrigin ?? "(no origin yet: start the daemon once)"}, ` +
-          `but the URL's login was enrolled for ${origin}; use the URL enrolled with this machine's \`deno task key\``,
-      );
-      return 1;
-    }
     if (parsed.flags.has("--follow")) {
       const { follow } = await import("./_follow.ts");
       const controller = new AbortController();
@@ -194,7 +187,6 @@ async function runShip(args: string[]): Promise<number> {
       Deno.addSignalListener("SIGTERM", stop);
       Deno.addSignalListener("SIGINT", stop);
       await follow(local, {
-        origin,
         batchSize,
         intervalMs,
         connect: () => connect(target),
@@ -203,9 +195,9 @@ async function runShip(args: string[]): Promise<number> {
       });
       return 0;
     }
-    const result = await withSql(target, (sql) => shipOnce(sql, local, { origin, batchSize }));
+    const result = await withSql(target, (sql) => shipOnce(sql, local, { batchSize }));
     print(
-      `shipped ${result.rows} rows and ${result.checkpoints} checkpoints of ${origin} (team store at seq ${result.lastSeq})`,
+      `shipped ${result.rows} rows and ${result.checkpoints} checkpoints of ${result.origin} (team store at seq ${result.lastSeq})`,
     );
     return 0;
   } catch (error) {
@@ -213,22 +205,14 @@ async function runShip(args: string[]): Promise<number> {
       console.error(`${PREFIX} ${error.message}; the team store keeps its copy`);
       return 1;
     }
+    if (error instanceof OriginMismatchError) {
+      console.error(`${PREFIX} ${error.message}`);
+      return 1;
+    }
     throw error;
   } finally {
     local.close();
   }
-}
-
-/** The origin the URL's login was enrolled as. */
-async function machineOrigin(sql: Sql): Promise<string> {
-  const [row] = await sql<{ origin: string | null }[]>`
-    SELECT cyberos_memory.login_origin() AS origin`;
-  if (!row?.origin) {
-    throw new Error(
-      `the URL's login is not an enrolled machine; use the URL \`team enroll\` printed`,
-    );
-  }
-  return row.origin;
 }
 
 async function runVerify(args: string[]): Promise<number> {

@@ -256,6 +256,33 @@ Deno.test("team store on a real PostgreSQL server", async (t) => {
               await bobSql.end();
             }
           });
+          await t.step(
+            "a reviewer with the reader role reads every machine and writes nothing",
+            async () => {
+              await admin.unsafe(
+                "CREATE ROLE reviewer LOGIN PASSWORD 'reviewer-pw' IN ROLE cyberos_memory_reader",
+              );
+              const reviewer = sqlAs(
+                url.replace(/:\/\/postgres:[^@]+@/, "://reviewer:reviewer-pw@"),
+              );
+              try {
+                const rows = await reviewer`SELECT origin FROM cyberos_memory.rows`;
+                assert.deepEqual(rows.map((row) => row.origin), ["alice"]);
+                assert.equal(
+                  (await reviewer`SELECT origin FROM cyberos_memory.machines`).length,
+                  2,
+                );
+                await refused(
+                  () =>
+                    reviewer`INSERT INTO cyberos_memory.checkpoints (origin, tree_size, note)
+                           VALUES ('alice', 1, 'x')`,
+                  /permission denied/,
+                );
+              } finally {
+                await reviewer.end();
+              }
+            },
+          );
         } finally {
           await alice?.end();
           await admin.end();
@@ -330,8 +357,10 @@ Deno.test("team store on a real PostgreSQL server", async (t) => {
           const machines = [await newMachine(dir, "alice"), await newMachine(dir, "bob")];
           await appendRows(machines[0]!, { count: 2500 });
           await appendRows(machines[1]!, { count: 1200, checkpointEvery: 500 });
+          const urls: string[] = [];
           for (const machine of machines) {
             const machineUrl = await enroll(url, machine);
+            urls.push(machineUrl);
             const first = await ship(machine, machineUrl);
             assert.equal(first.code, 0, first.stderr);
             assert.match(first.stdout, /^shipped \d+ rows and \d+ checkpoints of cyberos-memory\//);
@@ -341,11 +370,23 @@ Deno.test("team store on a real PostgreSQL server", async (t) => {
             assert.match(again.stdout, /^shipped 0 rows and 0 checkpoints/);
             await assertShipped(admin, machine);
           }
+          await appendRows(machines[0]!, { count: 10 });
+          const crossed = await ship(machines[0]!, urls[1]!);
+          assert.equal(crossed.code, 1, crossed.stdout);
+          assert.match(
+            crossed.stderr,
+            /^cyberos-memory team: Cannot ship: the store is the log cyberos-memory\/alice, but the URL's login was enrolled for cyberos-memory\/bob/,
+          );
+          const asAdmin = await ship(machines[0]!, url);
+          assert.equal(asAdmin.code, 1, asAdmin.stdout);
+          assert.match(asAdmin.stderr, /Cannot ship: the URL's login is not an enrolled machine/);
+          assert.equal((await ship(machines[0]!, urls[0]!)).code, 0);
+          for (const machine of machines) await assertShipped(admin, machine);
           const verified = await team(["verify", url], { url });
           assert.equal(verified.code, 0, verified.stdout + verified.stderr);
           assert.match(
             verified.stdout,
-            /^ok cyberos-memory\/alice: 2500 rows, 3 checkpoints intact$/m,
+            /^ok cyberos-memory\/alice: 2510 rows, 4 checkpoints intact$/m,
           );
           assert.match(
             verified.stdout,
