@@ -4,7 +4,9 @@
  * 5,000 rows shipping at once (20 processes), each as `deno task team` runs
  * it; rows per second for each, and the time of `team verify` over all 21
  * machines. In the same run, the daemon's streaming ingest rate
- * (`bench/ingest.ts`), to read the shipping rate against.
+ * (`bench/ingest.ts`), to read the shipping rate against, measured in turn
+ * without and with a `team ship --follow` shipping that very store (the
+ * shipper must not slow the daemon).
  *
  * Usage: `deno run -A bench/team.ts [--rows N] [--machines M] [--rows-each K]`
  * (defaults 100000, 20, 5000). Prints a Markdown table.
@@ -16,7 +18,15 @@ import postgres from "postgres";
 import { measureIngest } from "./ingest.ts";
 import { startTestDaemon } from "../tests/_daemon.ts";
 import { startTestPostgres } from "../tests/_postgres.ts";
-import { appendRows, newMachine, runTeam, ship, type TestMachine } from "../tests/_team.ts";
+import {
+  appendRows,
+  newMachine,
+  runTeam,
+  ship,
+  spawnTeam,
+  type TestMachine,
+} from "../tests/_team.ts";
+import { META_KEYS, openStore } from "../lib/store.ts";
 
 function option(name: string, fallback: number): number {
   const index = Deno.args.indexOf(name);
@@ -95,25 +105,51 @@ try {
   );
 
   const daemon = await startTestDaemon();
+  let follower: Deno.ChildProcess | undefined;
   try {
-    const ingest = await measureIngest(daemon, { senders: 8, frames: 5000, mode: "stream" });
-    out(
-      `| daemon ingest (bench/ingest.ts, 8 senders, streaming) | ${ingest.frames} | ${
-        (ingest.frames / ingest.rowsPerSecond).toFixed(1)
-      } s | ${ingest.rowsPerSecond.toFixed(0)} |`,
-    );
+    const ingest = async (label: string) => {
+      const result = await measureIngest(daemon, { senders: 8, frames: 5000, mode: "stream" });
+      out(
+        `| daemon ingest, ${label} (8 senders, streaming) | ${result.frames} | ${
+          (result.frames / result.rowsPerSecond).toFixed(1)
+        } s | ${result.rowsPerSecond.toFixed(0)} |`,
+      );
+    };
+    await ingest("warm-up");
+    const store = openStore(daemon.db, { readOnly: true });
+    const machine = {
+      db: daemon.db,
+      origin: store.meta(META_KEYS.origin)!,
+      vkey: store.meta(META_KEYS.verifierKey)!,
+    } as TestMachine;
+    store.close();
+    const url = await enroll(adminUrl, machine);
+    for (let round = 0; round < 3; round++) {
+      await ingest("alone");
+      follower = spawnTeam(["ship", "--follow", "--interval", "100", "--db", daemon.db], {
+        url,
+        db: daemon.db,
+        env: { CYBEROS_MEMORY_TEAM_URL: url },
+      });
+      await ingest("while team ship --follow ships it");
+      follower.kill("SIGTERM");
+      await follower.output();
+      follower = undefined;
+    }
   } finally {
+    follower?.kill("SIGKILL");
     await daemon.stop();
   }
 
   const admin = postgres(adminUrl, { onnotice: () => {}, max: 1 });
   try {
-    const [size] = await admin<{ rows: string; total: string }[]>`
-      SELECT pg_size_pretty(pg_relation_size('cyberos_memory.rows')) AS rows,
+    const [size] = await admin<{ count: number; rows: string; total: string }[]>`
+      SELECT (SELECT count(*)::int FROM cyberos_memory.rows) AS count,
+             pg_size_pretty(pg_relation_size('cyberos_memory.rows')) AS rows,
              pg_size_pretty(pg_total_relation_size('cyberos_memory.rows')) AS total`;
     out();
     out(
-      `Table size after ${totalRows} rows: ${size!.rows} of rows, ${size!.total} with indexes.`,
+      `Table size after ${size!.count} rows: ${size!.rows} of rows, ${size!.total} with indexes.`,
     );
   } finally {
     await admin.end();
