@@ -518,13 +518,23 @@ Deno.test("team store on a real PostgreSQL server", async (t) => {
           const machine = { db: daemon.db, origin: "", vkey: await keyOf(daemon.db) };
           machine.origin = machine.vkey.split("+")[0]!;
           const machineUrl = await enroll(url, machine);
+          await admin.end();
+          // It starts while the team store is away (a laptop at login, off the network)…
+          await pg.stop();
           follower = spawnTeam(["ship", "--follow", "--interval", "100", "--db", daemon.db], {
             url: machineUrl,
             db: daemon.db,
             env: { CYBEROS_MEMORY_TEAM_URL: machineUrl },
           });
-          await until(async () => (await tableStats(admin)).n === 5, "the first rows shipped");
-          await admin.end();
+          await new Promise((resolve) => setTimeout(resolve, 800));
+          await pg.start();
+          const first = sqlAs(url);
+          try {
+            await until(async () => (await tableStats(first)).n === 5, "the first rows shipped");
+          } finally {
+            await first.end();
+          }
+          // …and the team store goes away again while hooks keep firing.
           await pg.stop();
           await fire(5, 15);
           await until(
