@@ -113,3 +113,22 @@ Deno.test("the signing key is reachable with the daemon's flags and not with the
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("checkpoint, key, prove and verify run with deno.json's reader set: it reads, and writes and connects nowhere", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  try {
+    await Deno.writeTextFile(`${dir}/store.db`, "x");
+    const reader = ["--config", `${ROOT}/deno.json`, "-P=reader"];
+    assert.equal(await probe(reader, "read", `${dir}/store.db`), "granted");
+    assert.equal(await probe(reader, "write", `${dir}/store.db`), "refused");
+    assert.equal(await probe(reader, "write", `${dir}/new`), "refused");
+    assert.equal(await probe(reader, "run", "true"), "refused");
+    assert.equal(await probe(reader, "tcp", "127.0.0.1:9"), "refused");
+    const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`));
+    for (const command of ["checkpoint", "key", "prove", "verify"]) {
+      assert.match(config.tasks[command], /^deno run -q -P=reader install\/main\.ts /);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
