@@ -16,6 +16,7 @@ import {
   signingKeyPath,
   writeSigningKey,
 } from "../lib/signing_key.ts";
+import { storeOwnPaths } from "../lib/store_paths.ts";
 import { ROOT, startTestDaemon } from "./_daemon.ts";
 
 const KEY = new Uint8Array(48).fill(7);
@@ -55,6 +56,14 @@ Deno.test("readSigningKey() refuses a symlink, a file others may read, and anoth
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test({
+  name: "the key path is one of the store's own paths, the daemon's only grants",
+  permissions: "none",
+  fn() {
+    assert.ok(storeOwnPaths("/x/capture.db").includes(signingKeyPath("/x/capture.db")));
+  },
 });
 
 Deno.test({
