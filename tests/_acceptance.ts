@@ -11,7 +11,7 @@
  */
 
 import { FIXTURES, readRows, ROOT } from "./_daemon.ts";
-import { startTask, type StartedTask, type TaskResult, taskEnv } from "./_launcher.ts";
+import { type StartedTask, startTask, taskEnv, type TaskResult } from "./_launcher.ts";
 import { type OtlpReceiver, startOtlpReceiver } from "./_otlp_receiver.ts";
 import type { StoredRow } from "../lib/rows.ts";
 
@@ -153,9 +153,9 @@ export async function task(
 /** The command our install wrote for `event` (not the user's own hook beside it). */
 export async function installedCommand(w: World, event: ClaudeEvent): Promise<string> {
   const settings = JSON.parse(await Deno.readTextFile(w.settingsFile));
-  const commands: string[] = settings.hooks[event].flatMap((group: { hooks: { command: string }[] }) =>
-    group.hooks.map((hook) => hook.command)
-  );
+  const commands: string[] = settings.hooks[event].flatMap((
+    group: { hooks: { command: string }[] },
+  ) => group.hooks.map((hook) => hook.command));
   const ours = commands.filter((command) => command.includes("--socket"));
   if (ours.length !== 1) throw new Error(`expected one command of ours for ${event}: ${commands}`);
   return ours[0]!;

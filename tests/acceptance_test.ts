@@ -15,7 +15,8 @@ import assert from "node:assert/strict";
 import { blake3 } from "@noble/hashes/blake3";
 import { canonicalJson } from "../lib/hash.ts";
 import { tamper } from "./_tamper.ts";
-import { readRows } from "./_daemon.ts";
+import { readRows, ROOT } from "./_daemon.ts";
+import { startTask } from "./_launcher.ts";
 import { formatTime } from "../install/_tail.ts";
 import { hookGateFails } from "../bench/_gates.ts";
 import { summarise } from "../bench/_stats.ts";
@@ -68,12 +69,13 @@ async function capturePrompt(w: World, prompt: string) {
  */
 async function freshMetrics(w: World): Promise<void> {
   const now = BigInt(Date.now()) * 1_000_000n;
-  await until("a metric export after now", () =>
-    w.receiver.points().some((p) =>
-        p.name === "memory_claude_hook_total" && p.timeUnixNano > now
-      )
-      ? true
-      : undefined);
+  await until(
+    "a metric export after now",
+    () =>
+      w.receiver.points().some((p) => p.name === "memory_claude_hook_total" && p.timeUnixNano > now)
+        ? true
+        : undefined,
+  );
 }
 
 /** The latest cumulative value of a metric series (0 when never exported). */
@@ -137,7 +139,7 @@ const SPEC_PATTERNS: SpecPattern[] = [
   },
   {
     name:
-      "AC 10: a 12-digit CCCD becomes <VN_CCCD> (departure: only a valid CCCD with id context, not every 12 digits)",
+      "AC 10: a 12-digit CCCD becomes <VN_CCCD> when valid and near id context, other 12-digit numbers stay (departure)",
     text: "Số CCCD của tôi là 001204012345 nhé",
     out: "Số CCCD của tôi là <VN_CCCD> nhé",
     kept: ["tracking 079188001122 shipped", "order 123456789012 paid"],
@@ -161,11 +163,13 @@ function redactTask(w: World): Promise<Map<string, string>> {
   return redactedByTask ??= (async () => {
     const texts = SPEC_PATTERNS.flatMap((p) => [p.text, ...(p.kept ?? [])]);
     texts.push("Fixes issue #12345");
-    const run = await task(["redact"], { home: w.home, stdin: texts.join("\n") });
+    // One text per JSON line, each redacted on its own (as plain lines, a neighbour's words would be context).
+    const stdin = texts.map((text, id) => JSON.stringify({ id: String(id), text })).join("\n");
+    const run = await task(["redact", "--jsonl"], { home: w.home, stdin });
     assert.equal(run.code, 0, run.stderr);
-    const lines = run.stdout.split("\n");
-    assert.equal(lines.length, texts.length, run.stdout);
-    return new Map(texts.map((text, i) => [text, lines[i]!]));
+    const out = run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    assert.deepEqual(out.map((line) => line.id), texts.map((_, id) => String(id)));
+    return new Map(texts.map((text, i) => [text, out[i].text]));
   })();
 }
 
@@ -284,7 +288,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "AC 14: a Stop becomes memory.claude_session_completed with prompt_count, tool_use_count and duration_ms (departure: Claude Code's real Stop payload has no counts, the daemon computes them)",
+    "AC 14: a Stop becomes memory.claude_session_completed with prompt_count, tool_use_count and duration_ms, which the daemon computes since Claude Code's Stop payload has none (departure)",
   ...SHARED,
   async fn() {
     const w = await world();
@@ -340,7 +344,10 @@ Deno.test({
       ));
     const editedSeq = readRows(copy).find((row) => row.payload.prompt_redacted === "nothing here")!
       .seq;
-    const edited = await task(["verify"], { home: w.home, env: { ...w.env, CYBEROS_MEMORY_DB: copy } });
+    const edited = await task(["verify"], {
+      home: w.home,
+      env: { ...w.env, CYBEROS_MEMORY_DB: copy },
+    });
     assert.equal(edited.code, 1);
     assert.match(edited.stderr, new RegExp(`Chain broken at seq ${editedSeq}:`));
   },
@@ -491,7 +498,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "AC 22: status prints installed, the daemon answering, and the time and session of the project's last capture",
+  name:
+    "AC 22: status prints installed, the daemon answering, and the time and session of the project's last capture",
   ...SHARED,
   async fn() {
     const w = await world();
@@ -686,11 +694,14 @@ Deno.test({
       await runInstalledHook(w, event, await payload(w, name, sessionId, fields));
     }
     await sessionRows(w, sessionId, events.length);
-    await until("the session's spans", () =>
-      w.receiver.spans().filter((s) => s.attributes.session_id === sessionId).length >=
-          events.length
-        ? true
-        : undefined);
+    await until(
+      "the session's spans",
+      () =>
+        w.receiver.spans().filter((s) => s.attributes.session_id === sessionId).length >=
+            events.length
+          ? true
+          : undefined,
+    );
     const places: [string, Uint8Array][] = [];
     const walk = (dir: string) => {
       for (const entry of Deno.readDirSync(dir)) {
@@ -741,12 +752,14 @@ Deno.test({
     const w = await world();
     const first = crypto.randomUUID();
     const second = crypto.randomUUID();
-    for (const [sessionId, event, name] of [
-      [first, "UserPromptSubmit", "user_prompt_submit"],
-      [second, "UserPromptSubmit", "user_prompt_submit"],
-      [first, "PostToolUse", "post_tool_use_bash"],
-      [first, "Stop", "stop_with_last_assistant_message"],
-    ] as const) {
+    for (
+      const [sessionId, event, name] of [
+        [first, "UserPromptSubmit", "user_prompt_submit"],
+        [second, "UserPromptSubmit", "user_prompt_submit"],
+        [first, "PostToolUse", "post_tool_use_bash"],
+        [first, "Stop", "stop_with_last_assistant_message"],
+      ] as const
+    ) {
       await runInstalledHook(w, event, await payload(w, name, sessionId));
     }
     const firstRows = await sessionRows(w, first, 3);
@@ -761,7 +774,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "MUST 7: the socket and trace ids live in a private per-user folder (departure: not the spec's /tmp paths)",
+    "MUST 7: the socket and trace ids live in a private per-user folder, not the spec's /tmp (departure)",
   ...SHARED,
   async fn() {
     const w = await world();
@@ -777,6 +790,13 @@ Deno.test({
     assert.ok(settings.includes(`--socket '${runtime}/capture.sock'`), settings);
     assert.ok(settings.includes(`--trace-dir '${runtime}'`), settings);
     assert.ok(!settings.includes("/tmp/cyberos-memory"), settings);
+    const daemon = await startTask(`${runtime}/capture.sock`, { root: ROOT, home, env });
+    try {
+      assert.equal((await Deno.stat(runtime)).mode! & 0o777, 0o700, "private to the user");
+      assert.ok((await Deno.stat(`${runtime}/capture.sock`)).isSocket);
+    } finally {
+      await daemon.stop();
+    }
   },
 });
 
@@ -791,7 +811,10 @@ Deno.test({
       w,
       "UserPromptSubmit",
       await payload(w, "user_prompt_submit", sessionId, { prompt: `secret ${AWS_KEY}` }),
-      { edit: (command) => command.replace(/ userpromptsubmit$/, " --fail-redaction userpromptsubmit") },
+      {
+        edit: (command) =>
+          command.replace(/ userpromptsubmit$/, " --fail-redaction userpromptsubmit"),
+      },
     );
     assert.equal(run.code, 0);
     assert.equal(run.stdout, "");
@@ -809,7 +832,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "Acceptance: after every test above, the daemon stops on SIGTERM and verify passes on all they stored",
+  name:
+    "Acceptance: after every test above, the daemon stops on SIGTERM and verify passes on all they stored",
   ...SHARED,
   async fn() {
     const w = await world();
