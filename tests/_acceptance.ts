@@ -109,18 +109,12 @@ async function setUp(): Promise<World> {
       // Stopped already.
     }
   });
-  return {
-    dir,
-    home,
-    project,
-    settingsFile,
-    socket,
-    traceDir,
-    db,
-    env,
-    receiver,
-    daemon,
-  };
+  const w = { dir, home, project, settingsFile, socket, traceDir, db, env, receiver, daemon };
+  // One hook run first, so that every hook metric has a series to export from the start.
+  const sessionId = crypto.randomUUID();
+  await runInstalledHook(w, "UserPromptSubmit", await payload(w, "user_prompt_submit", sessionId));
+  await sessionRows(w, sessionId, 1);
+  return w;
 }
 
 /** Runs `deno task <args>` from the checkout in a clean environment, `stdin` on its stdin. */

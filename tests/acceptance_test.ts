@@ -429,25 +429,33 @@ Deno.test({
   ...SHARED,
   async fn() {
     const w = await world();
-    const up = await runInstalledHook(
-      w,
-      "UserPromptSubmit",
-      await payload(w, "user_prompt_submit", crypto.randomUUID()),
-    );
-    const sessionId = crypto.randomUUID();
-    const down = await runInstalledHook(
-      w,
-      "UserPromptSubmit",
-      await payload(w, "user_prompt_submit", sessionId),
-      { edit: withSocket(w, `${w.dir}/nobody.sock`) },
-    );
-    assert.equal(down.code, 0);
-    assert.equal(down.stdout, "");
-    assert.match(down.stderr, /^cyberos-memory hook: WARN socket_unavailable: /);
-    assert.ok(down.ms < 3 * up.ms, `${down.ms.toFixed(0)} ms down, ${up.ms.toFixed(0)} ms up`);
-    // Beyond the spec, which accepted the loss: the spooled row is stored by the running daemon.
-    const [row] = await sessionRows(w, sessionId, 1, { timeoutMs: 15_000 });
-    assert.equal(row!.kind, "memory.claude_prompt");
+    // Three runs each way, interleaved; the fastest of each is what load leaves alone.
+    const upMs: number[] = [];
+    const downMs: number[] = [];
+    const sessions: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const input = await payload(w, "user_prompt_submit", crypto.randomUUID());
+      upMs.push((await runInstalledHook(w, "UserPromptSubmit", input)).ms);
+      const sessionId = crypto.randomUUID();
+      sessions.push(sessionId);
+      const down = await runInstalledHook(
+        w,
+        "UserPromptSubmit",
+        await payload(w, "user_prompt_submit", sessionId),
+        { edit: withSocket(w, `${w.dir}/nobody.sock`) },
+      );
+      assert.equal(down.code, 0);
+      assert.equal(down.stdout, "");
+      assert.match(down.stderr, /^cyberos-memory hook: WARN socket_unavailable: /);
+      downMs.push(down.ms);
+    }
+    const [up, down] = [Math.min(...upMs), Math.min(...downMs)];
+    assert.ok(down < 2 * up, `${down.toFixed(0)} ms down, ${up.toFixed(0)} ms up`);
+    // Beyond the spec, which accepted the loss: the spooled rows are stored by the running daemon.
+    for (const sessionId of sessions) {
+      const [row] = await sessionRows(w, sessionId, 1, { timeoutMs: 15_000 });
+      assert.equal(row!.kind, "memory.claude_prompt");
+    }
   },
 });
 
@@ -570,9 +578,13 @@ Deno.test({
     const good = await payload(w, "user_prompt_submit", sessionId);
     // A frame larger than the socket's buffer (about 200 KB) waits for a reader.
     const large = await payload(w, "user_prompt_submit", sessionId, {
-      prompt: "lorem ipsum ".repeat(100_000),
+      prompt: "lorem ipsum ".repeat(30_000),
     });
-    const up = await runInstalledHook(w, "UserPromptSubmit", good);
+    // The same inputs with the daemon up: the time a run takes when nothing goes wrong.
+    const upMs = new Map<string, number>();
+    for (const input of [good, large]) {
+      upMs.set(input, (await runInstalledHook(w, "UserPromptSubmit", input)).ms);
+    }
     const hung = Deno.listen({ transport: "unix", path: `${w.dir}/hung.sock` });
     const held: Deno.Conn[] = [];
     const accepting = (async () => {
@@ -595,7 +607,11 @@ Deno.test({
         assert.equal(run.code, 0, what);
         assert.equal(run.stdout, "", what);
         assert.match(run.stderr, new RegExp(`WARN ${word}`), `${what}: ${run.stderr}`);
-        assert.ok(run.ms < 3 * up.ms + 200, `${what}: ${run.ms.toFixed(0)} ms`);
+        const usual = upMs.get(input) ?? upMs.get(good)!;
+        assert.ok(
+          run.ms < 3 * usual + 500,
+          `${what}: ${run.ms.toFixed(0)} ms, ${usual.toFixed(0)} ms with the daemon up`,
+        );
       }
       assert.deepEqual([...Deno.readDirSync(w.dir)].filter((e) => e.name === "x"), []);
     } finally {
