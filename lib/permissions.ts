@@ -124,3 +124,25 @@ export function statusPermissionFlags(paths: { socket: string }): string[] {
     `--allow-env=${INSTALL_ENV_VARS.join(",")}`,
   ];
 }
+
+/** What the web view may touch. */
+export interface ViewPermissionPaths {
+  /** The SQLite store, read only (with its `-wal` and `-shm` files). */
+  db: string;
+  /** The one loopback `host:port` it listens on. */
+  listen: string;
+}
+
+/**
+ * The flags of `view`: read the store and its WAL and shared-memory files,
+ * listen on one loopback address; no write, env, run or other network, so
+ * nothing it reads can be changed or sent anywhere but to that address.
+ */
+export function viewPermissionFlags(paths: ViewPermissionPaths): string[] {
+  const { db, listen } = paths;
+  return [
+    "--no-prompt",
+    `--allow-read=${db},${db}-wal,${db}-shm`,
+    `--allow-net=${listen}`,
+  ];
+}
