@@ -12,7 +12,7 @@ import { ROW_KINDS } from "../lib/kinds.ts";
 import { openStore } from "../lib/store.ts";
 import { tokenMatches } from "../view/_auth.ts";
 import { SECURITY_HEADERS } from "../view/_server.ts";
-import { html, visible } from "../view/_text.ts";
+import { markup, visible } from "../view/_text.ts";
 import { ROOT } from "./_daemon.ts";
 import { startTestView } from "./_view.ts";
 
@@ -332,7 +332,7 @@ Deno.test("deno task view prints a tokened URL and serves the store at it", asyn
 });
 
 Deno.test({
-  name: "visible() and html`` make hostile text inert and its hidden characters visible",
+  name: "visible() and markup`` make hostile text inert and its hidden characters visible",
   permissions: "none",
   fn() {
     assert.equal(visible("a\u202Eb\u2066c\u0007d\u200Be"), "a⟨U+202E⟩b⟨U+2066⟩c⟨U+0007⟩d⟨U+200B⟩e");
@@ -341,11 +341,11 @@ Deno.test({
     assert.equal(visible("pair \ud83d\ude00 kept"), "pair \ud83d\ude00 kept");
     const hostile = `<script>alert(1)</script>" onmouseover="x' javascript:alert(1)`;
     assert.equal(
-      html`<p title="${hostile}">${hostile}</p>`.markup,
+      markup`<p title="${hostile}">${hostile}</p>`.markup,
       '<p title="&lt;script&gt;alert(1)&lt;/script&gt;&quot; onmouseover=&quot;x&#39; javascript:alert(1)">' +
         "&lt;script&gt;alert(1)&lt;/script&gt;&quot; onmouseover=&quot;x&#39; javascript:alert(1)</p>",
     );
-    assert.equal(html`<i>${html`<b>${"<"}</b>`}</i>`.markup, "<i><b>&lt;</b></i>");
+    assert.equal(markup`<i>${markup`<b>${"<"}</b>`}</i>`.markup, "<i><b>&lt;</b></i>");
   },
 });
 

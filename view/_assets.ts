@@ -74,9 +74,9 @@ table.sessions { border-collapse: collapse; width: 100%; }
 .outcome-success { color: var(--ok); }
 .outcome-error { color: var(--bad); }
 .dur { margin-left: 6px; font-size: 12px; color: var(--muted); }
-.bar { display: block; width: 100%; height: 8px; margin-top: 3px; }
-.bar rect { fill: var(--tool); }
-.kind-tool:has(.outcome-error) .bar rect { fill: var(--bad); }
+.bar { display: block; height: 8px; margin-top: 3px; background: var(--tool); }
+.row.err .bar { background: var(--bad); }
+${Array.from({ length: 101 }, (_, i) => `.w${i} { width: ${i}%; }`).join("\n")}
 .subject { display: block; font-size: 12px; color: var(--muted); overflow-wrap: anywhere; unicode-bidi: isolate; }
 .text { margin: 3px 0 0; white-space: pre-wrap; overflow-wrap: anywhere; unicode-bidi: isolate;
   max-height: 12em; overflow: auto; }
@@ -127,19 +127,18 @@ export const APP_JS = `"use strict";
     "memory.claude_session_completed": "turn",
     "memory.claude_capture_redaction_failed": "failed",
   };
-  const SVG = "http://www.w3.org/2000/svg";
-
-  function barWidth(ms, max) {
-    return max <= 0 ? 0 : Math.max(2, Math.round((1000 * ms) / max));
+  function barClass(ms, max) {
+    return "bar w" + (max <= 0 ? 0 : Math.min(100, Math.max(1, Math.round((100 * ms) / max))));
   }
 
   function rowNode(row, maxMs) {
     const seq = Number(row.seq);
-    const li = node("li", "row kind-" + (KIND_CLASSES[row.kind] || "other"));
+    const failed = row.outcome !== undefined && row.outcome !== "success";
+    const li = node("li", "row kind-" + (KIND_CLASSES[row.kind] || "other") + (failed ? " err" : ""));
     li.dataset.seq = String(seq);
     li.dataset.ms = row.durationMs === undefined ? "" : String(Number(row.durationMs));
     const when = node("span", "when");
-    when.append(node("time", "", row.time), " ", node("span", "offset", row.offset));
+    when.append(node("time", "", row.time), node("span", "offset", row.offset));
     const body = node("div", "body");
     body.append(node("span", "title", row.title));
     li.append(when, node("span", "badge", row.label), body);
@@ -147,17 +146,7 @@ export const APP_JS = `"use strict";
       body.append(" ", node("span", "outcome outcome-" + (row.outcome === "success" ? "success" : "error"), row.outcome));
     }
     if (row.durationMs !== undefined) {
-      body.append(" ", node("span", "dur", row.duration));
-      const svg = document.createElementNS(SVG, "svg");
-      svg.setAttribute("class", "bar");
-      svg.setAttribute("viewBox", "0 0 1000 8");
-      svg.setAttribute("preserveAspectRatio", "none");
-      svg.setAttribute("aria-hidden", "true");
-      const rect = document.createElementNS(SVG, "rect");
-      rect.setAttribute("height", "8");
-      rect.setAttribute("width", String(barWidth(Number(row.durationMs), maxMs)));
-      svg.append(rect);
-      body.append(svg);
+      body.append(" ", node("span", "dur", row.duration), node("span", barClass(Number(row.durationMs), maxMs)));
     }
     if (row.subject !== undefined) body.append(node("span", "subject", row.subject));
     if (row.text !== "") {
@@ -179,8 +168,8 @@ export const APP_JS = `"use strict";
   function rescale(maxMs) {
     timeline.dataset.maxMs = String(maxMs);
     for (const li of timeline.querySelectorAll("li[data-ms]")) {
-      const rect = li.querySelector(".bar rect");
-      if (rect && li.dataset.ms !== "") rect.setAttribute("width", String(barWidth(Number(li.dataset.ms), maxMs)));
+      const bar = li.querySelector(".bar");
+      if (bar && li.dataset.ms !== "") bar.className = barClass(Number(li.dataset.ms), maxMs);
     }
   }
 

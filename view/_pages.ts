@@ -1,9 +1,11 @@
 /**
  * The view's pages as HTML, built server-side with the escaping
- * {@linkcode html} tag: the sessions list, one session's timeline, one row,
+ * {@linkcode markup} tag: the sessions list, one session's timeline, one row,
  * and the trust banner every page opens with. No inline script or style (the
- * Content-Security-Policy forbids both); durations are drawn as SVG rects
- * whose widths are attributes.
+ * Content-Security-Policy forbids both), so a duration bar's length is one of
+ * the stylesheet's 101 width classes (`w0` … `w100`, per cent of the longest).
+ * The markup is kept compact on purpose: a 2,000-row session is 2,000 of
+ * these rows, and the browser parses every byte.
  *
  * @module
  */
@@ -11,7 +13,7 @@
 import { ROW_KINDS } from "../lib/kinds.ts";
 import type { SessionSummary, ViewRow } from "./_queries.ts";
 import { dateTime, humanDuration, type RowView } from "./_rows.ts";
-import { type Html, html } from "./_text.ts";
+import { type Html, markup } from "./_text.ts";
 
 /** The banner's facts, as the page and `/api/trust` show them. */
 export interface TrustView {
@@ -23,29 +25,29 @@ export interface TrustView {
 
 /** A whole page around `main`, with the trust banner unless it is a refusal. */
 export function page(title: string, trust: TrustView | undefined, main: Html): string {
-  return html`
-    <!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="color-scheme" content="light dark">
-        <title>${title} · CyberOS memory</title>
-        <link rel="stylesheet" href="/style.css">
-        <script src="/app.js" defer></script>
-      </head>
-      <body>
-    <a class="skip" href="#main">Skip to content</a>
-    <header class="top"><a class="brand" href="/">CyberOS memory</a><span class="muted">read-only view of the local capture store</span></header>
-    ${trust === undefined
-      ? ""
-      : html`<div id="trust" class="banner banner-${trust.status}" role="status" aria-live="polite">${trust.text}</div>`}
-    <main id="main">
-    ${main}
-    </main>
-      </body>
-    </html>
-  `.markup;
+  const banner = trust === undefined
+    ? ""
+    : markup`<div id="trust" class="banner banner-${trust.status}" role="status" aria-live="polite">${trust.text}</div>`;
+  return markup`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${title} · CyberOS memory</title>
+<link rel="stylesheet" href="/style.css">
+<script src="/app.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top"><a class="brand" href="/">CyberOS memory</a><span class="muted">read-only view of the local capture store</span></header>
+${banner}
+<main id="main">
+${main}
+</main>
+</body>
+</html>
+`.markup;
 }
 
 /** What the sessions page needs. */
@@ -66,75 +68,55 @@ export interface SessionsPageInput {
 export function sessionsMain(input: SessionsPageInput): Html {
   const { sessions, more, form, projects, kinds } = input;
   const option = (value: string, label: string, selected: string) =>
-    html`
-      <option value="${value}" ${value === selected
-        ? html`
-          selected
-        `
-        : ""}>${label}</option>
-    `;
-  const rows = sessions.map((s) =>
-    html`
-      <tr>
-        <td><a href="/session?id=${encodeURIComponent(s.sessionId)}"><code>${s.sessionId.slice(
-          0,
-          8,
-        )}</code></a></td>
-        <td class="project">${s.project === null
-          ? html`<span class="muted">none</span>`
-          : html`<a href="/?project=${encodeURIComponent(s.project)}">${s.project}</a>`}</td>
-        <td>${dateTime(s.startedMs)}</td>
-        <td class="num">${humanDuration(s.endedMs - s.startedMs)}</td>
-        <td class="num">${s.prompts}</td>
-        <td class="num">${s.toolCalls}</td>
-        <td class="num${s.failures > 0 ? " bad" : ""}">${s.failures}</td>
-        <td class="num">${s.redactions}</td>
-      </tr>
-    `
-  );
+    markup`<option value="${value}"${
+      value === selected ? markup` selected` : ""
+    }>${label}</option>`;
+  const rows = sessions.map((s) => {
+    const project = s.project === null
+      ? markup`<span class="muted">none</span>`
+      : markup`<a href="/?project=${encodeURIComponent(s.project)}">${s.project}</a>`;
+    return markup`<tr>
+<td><a href="/session?id=${encodeURIComponent(s.sessionId)}"><code>${
+      s.sessionId.slice(0, 8)
+    }</code></a></td>
+<td class="project">${project}</td>
+<td>${dateTime(s.startedMs)}</td>
+<td class="num">${humanDuration(s.endedMs - s.startedMs)}</td>
+<td class="num">${s.prompts}</td>
+<td class="num">${s.toolCalls}</td>
+<td class="num${s.failures > 0 ? " bad" : ""}">${s.failures}</td>
+<td class="num">${s.redactions}</td>
+</tr>
+`;
+  });
   const older = more && sessions.length > 0
-    ? html`<nav class="pager"><a href="/?${new URLSearchParams({
+    ? markup`<nav class="pager"><a href="/?${new URLSearchParams({
       ...nonEmpty(form),
       before: String(sessions.at(-1)!.lastSeq),
     })}">Older sessions →</a></nav>`
     : "";
-  return html`
-    <h1>Sessions</h1>
-    <form class="filters" method="get" action="/">
-      <label>Project <select name="project">${option("", "any", form.project)}${projects.map((p) =>
-        option(p, p, form.project)
-      )}</select></label>
-      <label>From <input type="datetime-local" name="since" value="${form.since}"></label>
-      <label>To <input type="datetime-local" name="until" value="${form.until}"></label>
-      <label>Kind <select name="kind">${option("", "any", form.kind)}${kinds.map((k) =>
-        option(k, k.replace(/^memory\.claude_/, ""), form.kind)
-      )}</select></label>
-      <label>Search <input type="search" name="q" value="${form
-        .q}" placeholder="redacted text"></label>
-      <button type="submit">Filter</button>
-      <a href="/">Clear</a>
-    </form>
-    ${sessions.length === 0 ? html`<p class="empty">No session matches.</p>` : html`
-      <table class="sessions">
-        <thead>
-          <tr>
-            <th scope="col">Session</th>
-            <th scope="col">Project</th>
-            <th scope="col">Start</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Prompts</th>
-            <th scope="col">Tool calls</th>
-            <th scope="col">Failures</th>
-            <th scope="col">Redactions</th>
-          </tr>
-        </thead>
-        <tbody id="sessions">
-      ${rows}
-        </tbody>
-      </table>
-    `}
-    ${older}
-  `;
+  const table = sessions.length === 0
+    ? markup`<p class="empty">No session matches.</p>`
+    : markup`<table class="sessions">
+<thead><tr><th scope="col">Session</th><th scope="col">Project</th><th scope="col">Start</th><th scope="col">Duration</th><th scope="col">Prompts</th><th scope="col">Tool calls</th><th scope="col">Failures</th><th scope="col">Redactions</th></tr></thead>
+<tbody id="sessions">
+${rows}</tbody>
+</table>`;
+  const kindOptions = kinds.map((k) => option(k, k.replace(/^memory\.claude_/, ""), form.kind));
+  return markup`<h1>Sessions</h1>
+<form class="filters" method="get" action="/">
+<label>Project <select name="project">${option("", "any", form.project)}${
+    projects.map((p) => option(p, p, form.project))
+  }</select></label>
+<label>From <input type="datetime-local" name="since" value="${form.since}"></label>
+<label>To <input type="datetime-local" name="until" value="${form.until}"></label>
+<label>Kind <select name="kind">${option("", "any", form.kind)}${kindOptions}</select></label>
+<label>Search <input type="search" name="q" value="${form.q}" placeholder="redacted text"></label>
+<button type="submit">Filter</button>
+<a href="/">Clear</a>
+</form>
+${table}
+${older}`;
 }
 
 /** What the session page needs. */
@@ -157,114 +139,85 @@ export function sessionMain(input: SessionPageInput): Html {
   const id = encodeURIComponent(s.sessionId);
   const maxMs = Math.max(0, ...rows.map((row) => row.durationMs ?? 0));
   const last = rows.at(-1)?.seq ?? afterSeq;
-  const pager = afterSeq > 0 || more
-    ? html`<nav class="pager">${
-      afterSeq > 0 ? html`<a href="/session?id=${id}">← First rows</a>` : ""
-    }${more ? html`<a href="/session?id=${id}&amp;after=${last}">Later rows →</a>` : ""}</nav>`
-    : "";
-  return html`
-    <p><a href="/">← Sessions</a></p>
-    <h1>Session <code>${s.sessionId}</code></h1>
-    <dl class="facts">
-      <dt>Project</dt>
-      <dd>${s.project ?? "none"}</dd>
-      <dt>Started</dt>
-      <dd>${dateTime(s.startedMs)}</dd>
-      <dt>Duration</dt>
-      <dd>${humanDuration(s.endedMs - s.startedMs)}</dd>
-      <dt>Trace id</dt>
-      <dd>${traceIds.map((t) =>
-        html`
-          <code>${t}</code>
-        `
-      )}</dd>
-      <dt>Counts</dt>
-      <dd>${s.prompts} prompts, ${s.toolCalls} tool calls, ${s.failures} failures, ${s
-        .redactions} redactions, ${s.rows} rows</dd>
-    </dl>
-    ${pager}
-    <ol id="timeline" class="timeline" data-session="${s.sessionId}" data-after="${last}"
-      data-live="${!more}" data-max-ms="${maxMs}">
-    ${rows.map((row) => timelineRow(row, maxMs))}
-    </ol>
-    ${pager}
-  `;
+  const first = afterSeq > 0 ? markup`<a href="/session?id=${id}">← First rows</a>` : "";
+  const later = more ? markup`<a href="/session?id=${id}&amp;after=${last}">Later rows →</a>` : "";
+  const pager = first || later ? markup`<nav class="pager">${first}${later}</nav>` : "";
+  return markup`<p><a href="/">← Sessions</a></p>
+<h1>Session <code>${s.sessionId}</code></h1>
+<dl class="facts">
+<dt>Project</dt><dd>${s.project ?? "none"}</dd>
+<dt>Started</dt><dd>${dateTime(s.startedMs)}</dd>
+<dt>Duration</dt><dd>${humanDuration(s.endedMs - s.startedMs)}</dd>
+<dt>Trace id</dt><dd>${traceIds.map((t) => markup`<code>${t}</code> `)}</dd>
+<dt>Counts</dt><dd>${s.prompts} prompts, ${s.toolCalls} tool calls, ${s.failures} failures, ${s.redactions} redactions, ${s.rows} rows</dd>
+</dl>
+${pager}
+<ol id="timeline" class="timeline" data-session="${s.sessionId}" data-after="${last}" data-live="${!more}" data-max-ms="${maxMs}">
+${rows.map((row) => timelineRow(row, maxMs))}</ol>
+${pager}`;
 }
 
 /** One timeline entry; `app.js` builds the same structure for rows that arrive later. */
 export function timelineRow(row: RowView, maxMs: number): Html {
-  const outcome = row.outcome === undefined ? "" : html`
-    <span class="outcome outcome-${row.outcome === "success" ? "success" : "error"}">${row
-      .outcome}</span>
-  `;
-  const bar = row.durationMs === undefined ? "" : html`
-    <span class="dur">${row
-      .duration}</span><svg class="bar" viewBox="0 0 1000 8" preserveAspectRatio="none"
-      aria-hidden="true">
-      <rect height="8" width="${barWidth(row.durationMs, maxMs)}"></rect>
-    </svg>
-  `;
-  return html`
-    <li class="row kind-${kindClass(row.kind)}" data-seq="${row.seq}" data-ms="${row.durationMs ??
-      ""}">
-      <span class="when"><time>${row.time}</time> <span class="offset">${row.offset}</span></span>
-      <span class="badge">${row.label}</span>
-      <div
-        class="body"><span class="title">${row
-          .title}</span>${outcome}${bar}${row.subject === undefined
-          ? ""
-          : html`<span class="subject">${row.subject}</span>`}${row.text === ""
-          ? ""
-          : html`<p class="text">${row.text}${
-            row.clipped ? html`<span class="more"> … (cut; the row page shows all)</span>` : ""
-          }</p>`}</div>
-      <span
-        class="ids"><a href="/row?seq=${row.seq}">seq ${row
-          .seq}</a> <a class="hash" href="/row?seq=${row.seq}#hash" title="${row.hash}">${row.hash
-          .slice(0, 12)}</a></span>
-    </li>
-  `;
+  const outcome = row.outcome === undefined
+    ? ""
+    : markup` <span class="outcome outcome-${
+      row.outcome === "success" ? "success" : "error"
+    }">${row.outcome}</span>`;
+  const bar = row.durationMs === undefined
+    ? ""
+    : markup` <span class="dur">${row.duration}</span><span class="bar w${
+      barPercent(row.durationMs, maxMs)
+    }"></span>`;
+  const subject = row.subject === undefined
+    ? ""
+    : markup`<span class="subject">${row.subject}</span>`;
+  const more = row.clipped
+    ? markup`<span class="more"> … (cut; the row page shows all)</span>`
+    : "";
+  const text = row.text === "" ? "" : markup`<p class="text">${row.text}${more}</p>`;
+  const failed = row.outcome !== undefined && row.outcome !== "success";
+  return markup`<li class="row kind-${kindClass(row.kind)}${
+    failed ? " err" : ""
+  }" data-seq="${row.seq}" data-ms="${
+    row.durationMs ?? ""
+  }"><span class="when"><time>${row.time}</time><span class="offset">${row.offset}</span></span><span class="badge">${row.label}</span><div class="body"><span class="title">${row.title}</span>${outcome}${bar}${subject}${text}</div><span class="ids"><a href="/row?seq=${row.seq}">seq ${row.seq}</a> <a class="hash" href="/row?seq=${row.seq}#hash" title="${row.hash}">${
+    row.hash.slice(0, 12)
+  }</a></span></li>
+`;
 }
 
-/** The width of a duration bar out of 1000, drawn to the scale of the longest. */
-export function barWidth(durationMs: number, maxMs: number): number {
+/** A duration bar's length in per cent of the longest (at least 1 so it shows), 0 when none ran. */
+export function barPercent(durationMs: number, maxMs: number): number {
   if (maxMs <= 0) return 0;
-  return Math.max(2, Math.round((1000 * durationMs) / maxMs));
+  return Math.min(100, Math.max(1, Math.round((100 * durationMs) / maxMs)));
 }
 
 /** One row in full: its chain fields and the whole payload. */
 export function rowMain(row: ViewRow): Html {
-  return html`
-    <p><a href="/session?id=${encodeURIComponent(row.sessionId)}">← Session <code>${row.sessionId
-      .slice(0, 8)}</code></a></p>
-    <h1>Row ${row.seq}</h1>
-    <dl class="facts">
-      <dt>seq</dt>
-      <dd>${row.seq}</dd>
-      <dt>kind</dt>
-      <dd><code>${row.kind}</code></dd>
-      <dt>captured</dt>
-      <dd>${new Date(row.capturedMs).toISOString()}</dd>
-      <dt>prev_hash</dt>
-      <dd><code class="full">${row.prevHash}</code>${row.seq > 1
-        ? html`
-          <a href="/row?seq=${row.seq - 1}">row ${row.seq - 1}</a>
-        `
-        : ""}</dd>
-      <dt id="hash">hash</dt>
-      <dd><code class="full">${row.hash}</code> <a href="/row?seq=${row.seq + 1}">next row</a></dd>
-    </dl>
-    <h2>Payload</h2>
-    <pre class="payload">${JSON.stringify(row.payload, null, 2)}</pre>
-  `;
+  const previous = row.seq > 1
+    ? markup` <a href="/row?seq=${row.seq - 1}">row ${row.seq - 1}</a>`
+    : "";
+  return markup`<p><a href="/session?id=${encodeURIComponent(row.sessionId)}">← Session <code>${
+    row.sessionId.slice(0, 8)
+  }</code></a></p>
+<h1>Row ${row.seq}</h1>
+<dl class="facts">
+<dt>seq</dt><dd>${row.seq}</dd>
+<dt>kind</dt><dd><code>${row.kind}</code></dd>
+<dt>captured</dt><dd>${new Date(row.capturedMs).toISOString()}</dd>
+<dt>prev_hash</dt><dd><code class="full">${row.prevHash}</code>${previous}</dd>
+<dt id="hash">hash</dt><dd><code class="full">${row.hash}</code> <a href="/row?seq=${
+    row.seq + 1
+  }">next row</a></dd>
+</dl>
+<h2>Payload</h2>
+<pre class="payload">${JSON.stringify(row.payload, null, 2)}</pre>`;
 }
 
 /** A short page for a refusal or a missing thing. */
 export function messageMain(title: string, text: string): Html {
-  return html`
-    <h1>${title}</h1>
-    <p>${text}</p>
-  `;
+  return markup`<h1>${title}</h1><p>${text}</p>`;
 }
 
 /** A kind as a CSS class word (`tool`, `prompt`, `turn`, `failed`, `other`). */

@@ -122,12 +122,25 @@ export class ViewStore {
     this.#db = db;
   }
 
-  /** Sessions matching `filter`, the most recently active first. */
+  /**
+   * Sessions matching `filter`, the most recently active first. Two steps, so
+   * a page costs the same in a store of any size: the page's session ids come
+   * from the session index (and, for a filter, one pass over plain columns),
+   * then only those sessions' rows are counted, JSON and all.
+   */
   sessions(filter: SessionFilter): SessionSummary[] {
+    return this.#sessionIds(filter).map((sessionId) => this.#summary(sessionId));
+  }
+
+  #sessionIds(filter: SessionFilter): string[] {
     const where: string[] = [];
     const having: string[] = [];
     const whereParams: SQLInputValue[] = [];
     const havingParams: SQLInputValue[] = [];
+    const sessionsWith = (condition: string, ...params: SQLInputValue[]) => {
+      where.push(`session_id IN (SELECT session_id FROM rows WHERE ${condition})`);
+      whereParams.push(...params);
+    };
     if (filter.sessionId !== undefined) {
       where.push("session_id = ?");
       whereParams.push(filter.sessionId);
@@ -136,8 +149,12 @@ export class ViewStore {
       const base = filter.project.endsWith("/") && filter.project.length > 1
         ? filter.project.slice(0, -1)
         : filter.project;
-      having.push("SUM(cwd = ? OR substr(cwd, 1, ?) = ?) > 0");
-      havingParams.push(base, base.length + 1, `${base}/`);
+      // The folder itself, or a path under it: "/" sorts just before "0", so a range of the index.
+      sessionsWith("cwd = ? OR (cwd > ? AND cwd < ?)", base, `${base}/`, `${base}0`);
+    }
+    if (filter.kind !== undefined) sessionsWith("kind = ?", filter.kind);
+    if (filter.search !== undefined) {
+      sessionsWith(`instr(${SEARCHED_TEXT}, lower(?)) > 0`, filter.search);
     }
     if (filter.sinceMs !== undefined) {
       having.push("MAX(captured_at_ns) >= ?");
@@ -147,22 +164,23 @@ export class ViewStore {
       having.push("MIN(captured_at_ns) < ?");
       havingParams.push(BigInt(Math.floor(filter.untilMs)) * 1_000_000n);
     }
-    if (filter.kind !== undefined) {
-      having.push("SUM(kind = ?) > 0");
-      havingParams.push(filter.kind);
-    }
-    if (filter.search !== undefined) {
-      having.push(`SUM(instr(${SEARCHED_TEXT}, lower(?)) > 0) > 0`);
-      havingParams.push(filter.search);
-    }
     if (filter.beforeSeq !== undefined) {
       having.push("MAX(seq) < ?");
       havingParams.push(filter.beforeSeq);
     }
-    const sql = `SELECT s.*, (SELECT cwd FROM rows WHERE session_id = s.session_id
-                   AND cwd IS NOT NULL ORDER BY seq LIMIT 1) AS project
-      FROM (SELECT session_id,
-              MIN(captured_at_ns) / 1000000 AS started_ms,
+    const sql = `SELECT session_id, MAX(seq) AS last_seq FROM rows
+      ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+      GROUP BY session_id ${having.length ? `HAVING ${having.join(" AND ")}` : ""}
+      ORDER BY last_seq DESC LIMIT ?`;
+    const rows = this.#statement(sql).all(...whereParams, ...havingParams, filter.limit) as {
+      session_id: string;
+    }[];
+    return rows.map((row) => row.session_id);
+  }
+
+  #summary(sessionId: string): SessionSummary {
+    const row = this.#statement(
+      `SELECT MIN(captured_at_ns) / 1000000 AS started_ms,
               MAX(captured_at_ns) / 1000000 AS ended_ms,
               SUM(kind = ?) AS prompts,
               SUM(kind = ?) AS tool_calls,
@@ -171,24 +189,21 @@ export class ViewStore {
               SUM(CASE kind WHEN ? THEN COALESCE(json_extract(payload, '$.redaction_match_count'), 0)
                             ELSE 0 END) AS redactions,
               COUNT(*) AS row_count,
-              MAX(seq) AS last_seq
-            FROM rows ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-            GROUP BY session_id
-            ${having.length ? `HAVING ${having.join(" AND ")}` : ""}
-            ORDER BY last_seq DESC LIMIT ?) AS s
-      ORDER BY s.last_seq DESC`;
-    const rows = this.#statement(sql).all(
+              MAX(seq) AS last_seq,
+              (SELECT cwd FROM rows WHERE session_id = ? AND cwd IS NOT NULL ORDER BY seq LIMIT 1)
+                AS project
+       FROM rows WHERE session_id = ?`,
+    ).get(
       ROW_KINDS.prompt,
       ROW_KINDS.toolUse,
       ROW_KINDS.toolUse,
       ROW_KINDS.redactionFailed,
       ROW_KINDS.prompt,
-      ...whereParams,
-      ...havingParams,
-      filter.limit,
-    ) as Record<string, unknown>[];
-    return rows.map((row) => ({
-      sessionId: String(row.session_id),
+      sessionId,
+      sessionId,
+    ) as Record<string, unknown>;
+    return {
+      sessionId,
       project: row.project === null ? null : String(row.project),
       startedMs: Number(row.started_ms),
       endedMs: Number(row.ended_ms),
@@ -198,7 +213,7 @@ export class ViewStore {
       redactions: Number(row.redactions),
       rows: Number(row.row_count),
       lastSeq: Number(row.last_seq),
-    }));
+    };
   }
 
   /** Every project folder in the store, sorted (at most `limit`). */
@@ -207,14 +222,6 @@ export class ViewStore {
       "SELECT DISTINCT cwd FROM rows WHERE cwd IS NOT NULL ORDER BY cwd LIMIT ?",
     ).all(options.limit) as { cwd: string }[];
     return rows.map((row) => row.cwd);
-  }
-
-  /** Every row kind in the store, sorted. */
-  kinds(): string[] {
-    const rows = this.#statement("SELECT kind FROM rows GROUP BY kind ORDER BY kind").all() as {
-      kind: string;
-    }[];
-    return rows.map((row) => row.kind);
   }
 
   /** A session's rows after `afterSeq`, in chain order, at most `limit`. */

@@ -58,12 +58,12 @@ export function safeHtml(text: string): string {
   return escapeHtml(visible(text));
 }
 
-/** Markup built by {@linkcode html}: inserted as it is into other markup. */
+/** Markup built by {@linkcode markup}: inserted as it is into other markup. */
 export class Html {
   /** The markup. */
   readonly markup: string;
 
-  /** Wraps markup that is already safe; only {@linkcode html} should call this. */
+  /** Wraps markup that is already safe; only {@linkcode markup} should call this. */
   constructor(markup: string) {
     this.markup = markup;
   }
@@ -75,12 +75,12 @@ export class Html {
 }
 
 /**
- * A template tag that escapes every value it is given ({@linkcode safeHtml}),
+ * A template tag for HTML that escapes every value it is given ({@linkcode safeHtml}),
  * except markup it built itself and arrays of those. `undefined`, `null` and
  * `false` insert nothing. Escaping is the default, so a forgotten call cannot
  * let stored text through as markup.
  */
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+export function markup(strings: TemplateStringsArray, ...values: unknown[]): Html {
   let markup = strings[0]!;
   for (let i = 0; i < values.length; i++) markup += insert(values[i]) + strings[i + 1]!;
   return new Html(markup);

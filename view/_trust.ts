@@ -4,7 +4,7 @@
  * hash, gap-free `seq`, columns agreeing with the payload), but in slices
  * between which the server answers requests, so a large store never stalls a
  * page. After a full walk only new rows are checked, until the next full walk
- * a minute later (a row changed behind the triggers' back is found then).
+ * five minutes later (a row changed behind the triggers' back is found then).
  *
  * @module
  */
@@ -31,13 +31,13 @@ export interface ChainWatchOptions {
   /**
    * Rows checked between two turns of the event loop.
    *
-   * @default {2000}
+   * @default {250}
    */
   sliceRows?: number;
   /**
    * How long a full walk counts before the next is started, ms.
    *
-   * @default {60000}
+   * @default {300000}
    */
   rewalkAfterMs?: number;
 }
@@ -79,8 +79,8 @@ export class ChainWatch {
   /** Watches `store`; call {@linkcode refresh} to start. */
   constructor(store: ViewStore, options: ChainWatchOptions = {}) {
     this.#store = store;
-    this.#sliceRows = options.sliceRows ?? 2000;
-    this.#rewalkAfterMs = options.rewalkAfterMs ?? 60_000;
+    this.#sliceRows = options.sliceRows ?? 250;
+    this.#rewalkAfterMs = options.rewalkAfterMs ?? 300_000;
   }
 
   /** The latest verdict. */
@@ -90,7 +90,7 @@ export class ChainWatch {
 
   /**
    * Brings the verdict up to date: starts a full walk when none ran in the
-   * last minute, else checks the rows appended since. Resolves when the walk
+   * last five minutes, else checks the rows appended since. Resolves when the walk
    * it started (or the one running) ends.
    */
   refresh(): Promise<void> {
