@@ -15,6 +15,7 @@ import { decodeFrameBody, FrameDecoder, type FrameError } from "../lib/frame.ts"
 import { spoolDir } from "../lib/paths.ts";
 import { openStore, type Store } from "../lib/store.ts";
 import { prepareTraceDir } from "../lib/trace_id.ts";
+import { startCheckpoints } from "./_checkpoints.ts";
 import { Ingest } from "./_ingest.ts";
 import { debug, log, setDebug } from "./_log.ts";
 import { drainSpool, pruneTraceIds } from "./_spool_drain.ts";
@@ -166,6 +167,7 @@ async function main(): Promise<void> {
     log("WARN", `trace_dir_untrusted: ${args.traceDir} ${distrust}; its spool is not drained`);
   }
   const telemetry = await loadTelemetry();
+  const checkpoints = await startCheckpoints(store, { db: args.db, uid: Deno.uid() ?? -1 });
   const spool = spoolDir(args.traceDir);
   const ingest = new Ingest(store, {
     spoolDir: spool,
@@ -218,6 +220,7 @@ async function main(): Promise<void> {
     let code = 0;
     try {
       ingest.flush();
+      await checkpoints?.close();
       store.close();
     } catch (error) {
       log(
