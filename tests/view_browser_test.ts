@@ -192,6 +192,29 @@ Deno.test("view in Chromium: sessions, a timeline in order, live rows, hostile t
       },
     );
 
+    await t.step(
+      "the banner shows the daemon's latest signed checkpoint, checked against the rows",
+      async () => {
+        await page.waitFor(
+          `document.getElementById("trust").textContent.includes("Latest signed checkpoint: ${stored} rows")`,
+          { timeoutMs: 30_000 },
+        );
+        const banner = await page.evaluate<string>(`document.getElementById("trust").textContent`);
+        assert.match(
+          banner,
+          /^Chain intact: \d+ rows verified .*Latest signed checkpoint: \d+ rows, signed [\d.]+ (ms|s) ago; (its signature verifies with the store's key and the rows still have its root|the rows it covers are checked against it on the next walk)\.$/,
+        );
+        await page.waitFor(
+          `document.getElementById("trust").textContent.includes("the rows still have its root")`,
+          { timeoutMs: 30_000 },
+        );
+        assert.equal(
+          await page.evaluate(`document.getElementById("trust").className`),
+          "banner banner-intact",
+        );
+      },
+    );
+
     await t.step("a POST from the page gets 405", async () => {
       const status = await page.evaluate<number>(
         `fetch("/", { method: "POST", body: "x" }).then((r) => r.status)`,

@@ -9,11 +9,14 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { ROW_KINDS } from "../lib/kinds.ts";
-import { openStore } from "../lib/store.ts";
+import { META_KEYS, openStore } from "../lib/store.ts";
+import { signCheckpoint } from "../lib/checkpoint.ts";
+import { bytesToHex, MerkleFrontier, rowLeafHash } from "../lib/merkle.ts";
+import { formatVerifierKey, NoteSigner } from "../lib/note.ts";
 import { tokenMatches } from "../view/_auth.ts";
 import { SECURITY_HEADERS } from "../view/_server.ts";
 import { markup, visible } from "../view/_text.ts";
-import { ROOT } from "./_daemon.ts";
+import { readRows, ROOT } from "./_daemon.ts";
 import { startTestView } from "./_view.ts";
 
 const SESSION = "5b2e8c1d-0f4a-4c3e-9d7b-1a2b3c4d5e6f";
@@ -250,6 +253,72 @@ Deno.test("view's banner names the first bad seq of a tampered chain", async () 
   } finally {
     await view.stop();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Signs a checkpoint of every row of `db` (its root changed when `wrongRoot`), by the store's key or another. */
+async function addCheckpoint(db: string, options: { wrongRoot: boolean; otherKey: boolean }) {
+  const origin = "cyberos-memory/0123456789abcdef";
+  const key = () => NoteSigner.fromPrivateKey(origin, crypto.getRandomValues(new Uint8Array(32)));
+  const storeKey = await key();
+  const tree = new MerkleFrontier();
+  for (const row of readRows(db)) tree.appendLeafHash(rowLeafHash(row.hash));
+  const root = tree.root();
+  if (options.wrongRoot) root[0]! ^= 1;
+  const signer = options.otherKey ? await key() : storeKey;
+  const note = await signCheckpoint({ origin, size: tree.size, root, extensions: [] }, signer);
+  const store = openStore(db);
+  store.setMeta(META_KEYS.origin, origin);
+  store.setMeta(META_KEYS.verifierKey, formatVerifierKey(storeKey));
+  store.appendCheckpoint({ size: tree.size, root: bytesToHex(root), note, signedAtMs: Date.now() });
+  store.close();
+}
+
+Deno.test("view's banner checks the latest signed checkpoint against the rows and the store's key", async (t) => {
+  const cases = [
+    {
+      wrongRoot: false,
+      otherKey: false,
+      status: "intact",
+      says: "its signature verifies with the store's key and the rows still have its root",
+    },
+    {
+      wrongRoot: true,
+      otherKey: false,
+      status: "broken",
+      says: "the rows NO LONGER have its root",
+    },
+    {
+      wrongRoot: false,
+      otherKey: true,
+      status: "broken",
+      says: "its signature does NOT verify with the store's key",
+    },
+  ];
+  for (const { says, status, ...options } of cases) {
+    await t.step(says, async () => {
+      const { dir, db } = await smallStore();
+      await addCheckpoint(db, options);
+      const view = await startTestView(db);
+      try {
+        let trust = { status: "verifying", text: "" };
+        const judged = () =>
+          trust.text.includes("rows, signed") && !trust.text.includes("next walk");
+        for (let i = 0; i < 100 && !judged(); i++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          const response = await fetch(`${view.origin}/api/trust`, {
+            headers: { cookie: view.cookie },
+          });
+          trust = await response.json();
+        }
+        assert.match(trust.text, /Latest signed checkpoint: 3 rows, signed [\d.]+ (ms|s) ago; /);
+        assert.ok(trust.text.includes(says), trust.text);
+        assert.equal(trust.status, status);
+      } finally {
+        await view.stop();
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
   }
 });
 

@@ -9,6 +9,7 @@
 
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { ROW_KINDS } from "../lib/kinds.ts";
+import { META_KEYS, type StoredCheckpoint } from "../lib/store.ts";
 
 /** Which sessions to list. */
 export interface SessionFilter {
@@ -263,10 +264,38 @@ export class ViewStore {
     ).all(options.afterSeq, options.limit) as unknown as ChainColumns[];
   }
 
+  /** The checkpoint of the largest tree, or `undefined` (none yet, or a store from before checkpoints). */
+  latestCheckpoint(): StoredCheckpoint | undefined {
+    if (!this.#hasTable("checkpoints")) return undefined;
+    const row = this.#statement(
+      "SELECT size, root, note, signed_at_ms FROM checkpoints ORDER BY size DESC LIMIT 1",
+    ).get() as { size: number; root: string; note: string; signed_at_ms: number } | undefined;
+    return row === undefined ? undefined : {
+      size: Number(row.size),
+      root: row.root,
+      note: row.note,
+      signedAtMs: Number(row.signed_at_ms),
+    };
+  }
+
+  /** The verifier key the store keeps for its checkpoints, if any. */
+  verifierKey(): string | undefined {
+    if (!this.#hasTable("meta")) return undefined;
+    const row = this.#statement("SELECT value FROM meta WHERE key = ?").get(
+      META_KEYS.verifierKey,
+    ) as { value: string } | undefined;
+    return row?.value;
+  }
+
   /** Closes the database. */
   close(): void {
     this.#statements.clear();
     this.#db.close();
+  }
+
+  #hasTable(name: string): boolean {
+    return this.#statement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+      .get(name) !== undefined;
   }
 
   #statement(sql: string): StatementSync {

@@ -30,6 +30,14 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "cache-control": "no-store",
 };
 
+/** What the banner says of each checkpoint verdict. */
+const CHECKPOINT_VERDICTS = {
+  matches: "its signature verifies with the store's key and the rows still have its root",
+  differs: "the rows NO LONGER have its root: rows were changed after it was signed",
+  "bad-signature": "its signature does NOT verify with the store's key",
+  pending: "the rows it covers are checked against it on the next walk",
+} as const;
+
 /** Sessions a page of the list shows. */
 export const SESSIONS_PER_PAGE = 50;
 
@@ -198,20 +206,30 @@ export function viewHandler(options: ViewHandlerOptions): (request: Request) => 
     const age = state.walkedAtMs === undefined
       ? ""
       : ` (whole chain walked ${humanDuration(Date.now() - state.walkedAtMs)} ago)`;
-    const checkpoint = " No signed checkpoint yet.";
+    const checkpoint = chain.checkpoint;
+    const checkpointText = checkpoint === undefined
+      ? " No signed checkpoint yet."
+      : ` Latest signed checkpoint: ${checkpoint.size.toLocaleString("en")} rows, signed ${
+        humanDuration(Date.now() - checkpoint.signedAtMs)
+      } ago; ${CHECKPOINT_VERDICTS[checkpoint.verdict]}.`;
+    const checkpointBad = checkpoint?.verdict === "differs" ||
+      checkpoint?.verdict === "bad-signature";
     switch (state.status) {
       case "verifying":
-        return { status: "verifying", text: `Verifying the chain: ${rows} rows so far…` };
+        return {
+          status: "verifying",
+          text: `Verifying the chain: ${rows} rows so far…${checkpointText}`,
+        };
       case "intact":
         return {
-          status: "intact",
-          text: `Chain intact: ${rows} rows verified${age}.${checkpoint}`,
+          status: checkpointBad ? "broken" : "intact",
+          text: `Chain intact: ${rows} rows verified${age}.${checkpointText}`,
         };
       case "broken":
         return {
           status: "broken",
           text: `Chain BROKEN at seq ${state.firstBadSeq}: ${state.detail}. ` +
-            `Rows from seq ${state.firstBadSeq} on cannot be trusted${age}.`,
+            `Rows from seq ${state.firstBadSeq} on cannot be trusted${age}.${checkpointText}`,
         };
     }
   }
