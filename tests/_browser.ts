@@ -82,6 +82,8 @@ export interface Page {
   evaluate<T>(expression: string): Promise<T>;
   /** Waits until `expression` is truthy in the page. */
   waitFor(expression: string, options?: { timeoutMs?: number }): Promise<void>;
+  /** Renders as if the system asked for a light or dark colour scheme. */
+  colorScheme(scheme: "light" | "dark"): Promise<void>;
   /** Writes a PNG of the viewport to `path`. */
   screenshot(path: string): Promise<void>;
   /** Console messages and uncaught exceptions so far. */
@@ -248,6 +250,11 @@ async function openPage(connection: Connection, sessionId: string): Promise<Page
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${expression}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+    },
+    async colorScheme(scheme) {
+      await send("Emulation.setEmulatedMedia", {
+        features: [{ name: "prefers-color-scheme", value: scheme }],
+      });
     },
     async screenshot(path) {
       const { data } = await send("Page.captureScreenshot", { format: "png" }) as {

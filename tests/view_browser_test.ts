@@ -101,7 +101,6 @@ Deno.test("view in Chromium: sessions, a timeline in order, live rows, hostile t
       assert.equal(second![0], SECOND.slice(0, 8));
       assert.deepEqual(second!.slice(4), ["1", "0", "0", "2"]);
       await page.waitFor(`document.getElementById("trust").textContent.startsWith("Chain intact")`);
-      await page.screenshot(`${OUTPUT}/view-sessions.png`);
     });
 
     await t.step("the session page shows its rows in order with the right outcomes", async () => {
@@ -143,7 +142,6 @@ Deno.test("view in Chromium: sessions, a timeline in order, live rows, hostile t
       );
       // The new longest run rescales the others.
       assert.deepEqual(widths, ["bar w50", "bar w13", "bar w100"]);
-      await page.screenshot(`${OUTPUT}/view-session.png`);
     });
 
     await t.step("a hostile prompt, on the page and arriving live, runs no script", async () => {
@@ -176,6 +174,23 @@ Deno.test("view in Chromium: sessions, a timeline in order, live rows, hostile t
         assert.ok(text.includes("bell⟨U+0007⟩ escape⟨U+001B⟩[31m"), text);
       }
       assert.equal(served.rows, 6);
+    });
+
+    await t.step("a 1 MiB prompt is cut on the timeline and whole on its row page", async () => {
+      const line = "x".repeat(1 << 20);
+      await hook("userpromptsubmit", prompt(FIRST, line));
+      await page.waitFor(`document.querySelectorAll("#timeline > li").length === 7`);
+      const shown = await page.evaluate<string>(
+        `document.querySelector("#timeline > li:last-child .text").textContent`,
+      );
+      assert.equal(shown, `${"x".repeat(2000)} … (cut; the row page shows all)`);
+      const seq = await page.evaluate<string>(
+        `document.querySelector("#timeline > li:last-child").dataset.seq`,
+      );
+      assert.equal(await page.goto(`${view.origin}/row?seq=${seq}`), 200);
+      const payload = await page.evaluate<string>(`document.querySelector(".payload").textContent`);
+      assert.ok(payload.includes(line));
+      await page.goto(`${view.origin}/session?id=${FIRST}`);
     });
 
     await t.step(
@@ -214,6 +229,19 @@ Deno.test("view in Chromium: sessions, a timeline in order, live rows, hostile t
         );
       },
     );
+
+    await t.step("screenshots of both pages, light and dark, at 1280×800", async () => {
+      assert.equal(await page.goto(`${view.origin}/`), 200);
+      await page.screenshot(`${OUTPUT}/view-sessions.png`);
+      assert.equal(await page.goto(`${view.origin}/session?id=${FIRST}`), 200);
+      await page.screenshot(`${OUTPUT}/view-session.png`);
+      const background = `getComputedStyle(document.body).backgroundColor`;
+      assert.equal(await page.evaluate(background), "rgb(255, 255, 255)");
+      await page.colorScheme("dark");
+      assert.equal(await page.evaluate(background), "rgb(13, 17, 23)");
+      await page.screenshot(`${OUTPUT}/view-session-dark.png`);
+      await page.colorScheme("light");
+    });
 
     await t.step("a POST from the page gets 405", async () => {
       const status = await page.evaluate<number>(

@@ -14,6 +14,7 @@ import { signCheckpoint } from "../lib/checkpoint.ts";
 import { bytesToHex, MerkleFrontier, rowLeafHash } from "../lib/merkle.ts";
 import { formatVerifierKey, NoteSigner } from "../lib/note.ts";
 import { tokenMatches } from "../view/_auth.ts";
+import { APP_JS } from "../view/_assets.ts";
 import { SECURITY_HEADERS } from "../view/_server.ts";
 import { markup, visible } from "../view/_text.ts";
 import { readRows, ROOT } from "./_daemon.ts";
@@ -230,6 +231,49 @@ Deno.test("view filters sessions by project, time, kind and text", async () => {
   }
 });
 
+Deno.test("view's timeline shows a tool's subject and a kind it does not know, as inert text", async () => {
+  const { dir, db } = await smallStore();
+  const store = openStore(db);
+  const common = { session_id: SESSION, cwd: "/home/dev/acme", trace_id: "cd".repeat(16) };
+  store.transaction(() => {
+    store.append({
+      frameId: "d".repeat(32),
+      kind: ROW_KINDS.toolUse,
+      payload: {
+        ...common,
+        tool_name: "Edit",
+        tool_args_hash: "2".repeat(64),
+        outcome: "success",
+        duration_ms: 40,
+        captured_at_ns: 1_780_000_004_000_000_000,
+        subject: "src/<orders>.ts",
+      },
+    });
+    store.append({
+      frameId: "e".repeat(32),
+      // A lifecycle kind newer than this view.
+      kind: "memory.claude_session_end" as typeof ROW_KINDS.prompt,
+      payload: { ...common, reason: "<logout>", captured_at_ns: 1_780_000_005_000_000_000 },
+    });
+  });
+  store.close();
+  const view = await startTestView(db);
+  try {
+    const response = await fetch(`${view.origin}/session?id=${SESSION}`, {
+      headers: { cookie: view.cookie },
+    });
+    const body = await response.text();
+    assert.match(body, /<span class="subject">src\/&lt;orders&gt;\.ts<\/span>/);
+    assert.match(
+      body,
+      /<li class="row kind-other" data-seq="5"[^]*<span class="badge">session_end<\/span>[^]*&quot;reason&quot;:&quot;&lt;logout&gt;&quot;/,
+    );
+  } finally {
+    await view.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("view's banner names the first bad seq of a tampered chain", async () => {
   const { dir, db } = await smallStore();
   const raw = new DatabaseSync(db);
@@ -429,5 +473,15 @@ Deno.test({
     assert.equal(tokenMatches(token.slice(0, -1), token), false);
     assert.equal(tokenMatches(`${token}a`, token), false);
     assert.equal(tokenMatches(`${token.slice(0, -1)}c`, token), false);
+  },
+});
+
+Deno.test({
+  name:
+    "app.js parses and sets no markup from data (no innerHTML, outerHTML, insertAdjacentHTML, document.write)",
+  permissions: "none",
+  fn() {
+    assert.doesNotThrow(() => new Function(APP_JS));
+    assert.doesNotMatch(APP_JS, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
   },
 });

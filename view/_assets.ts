@@ -24,7 +24,7 @@ export const STYLE_CSS = `:root {
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--fg);
   font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; }
-code, time, .hash, .payload { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+code, .payload { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 a { color: var(--link); }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 .skip { position: absolute; left: -9999px; }
@@ -60,12 +60,11 @@ table.sessions { border-collapse: collapse; width: 100%; }
 .row { display: grid; grid-template-columns: 150px 110px minmax(0, 1fr) 190px; column-gap: 10px;
   padding: 6px 4px; border-bottom: 1px solid var(--line); border-left: 4px solid var(--other);
   content-visibility: auto; contain-intrinsic-size: auto 34px; }
-.row .when { color: var(--muted); font-size: 12px; }
+.row .when { color: var(--muted); font-size: 12px; white-space: pre-line; font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 .row .badge { font-size: 12px; font-weight: 700; text-transform: uppercase; }
 .row .body { min-width: 0; }
-.row .ids { text-align: right; font-size: 12px; }
+.row .ids { text-align: right; font-size: 12px; white-space: pre-line; align-self: start; font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 .row .title { font-weight: 600; unicode-bidi: isolate; overflow-wrap: anywhere; }
-.row .offset { display: block; }
 .kind-prompt { border-left-color: var(--prompt); } .kind-prompt .badge { color: var(--prompt); }
 .kind-tool { border-left-color: var(--tool); } .kind-tool .badge { color: var(--tool); }
 .kind-turn { border-left-color: var(--turn); } .kind-turn .badge { color: var(--turn); }
@@ -137,8 +136,7 @@ export const APP_JS = `"use strict";
     const li = node("li", "row kind-" + (KIND_CLASSES[row.kind] || "other") + (failed ? " err" : ""));
     li.dataset.seq = String(seq);
     li.dataset.ms = row.durationMs === undefined ? "" : String(Number(row.durationMs));
-    const when = node("span", "when");
-    when.append(node("time", "", row.time), node("span", "offset", row.offset));
+    const when = node("span", "when", row.time + "\\n" + row.offset);
     const body = node("div", "body");
     body.append(node("span", "title", row.title));
     li.append(when, node("span", "badge", row.label), body);
@@ -154,13 +152,8 @@ export const APP_JS = `"use strict";
       if (row.clipped) text.append(node("span", "more", " … (cut; the row page shows all)"));
       body.append(text);
     }
-    const ids = node("span", "ids");
-    const seqLink = node("a", "", "seq " + seq);
-    seqLink.href = "/row?seq=" + seq;
-    const hashLink = node("a", "hash", String(row.hash).slice(0, 12));
-    hashLink.href = "/row?seq=" + seq + "#hash";
-    hashLink.title = String(row.hash);
-    ids.append(seqLink, " ", hashLink);
+    const ids = node("a", "ids", "seq " + seq + "\\n" + String(row.hash).slice(0, 12));
+    ids.href = "/row?seq=" + seq;
     li.append(ids);
     return li;
   }

@@ -179,11 +179,9 @@ export function timelineRow(row: RowView, maxMs: number): Html {
   const failed = row.outcome !== undefined && row.outcome !== "success";
   return markup`<li class="row kind-${kindClass(row.kind)}${
     failed ? " err" : ""
-  }" data-seq="${row.seq}" data-ms="${
-    row.durationMs ?? ""
-  }"><span class="when"><time>${row.time}</time><span class="offset">${row.offset}</span></span><span class="badge">${row.label}</span><div class="body"><span class="title">${row.title}</span>${outcome}${bar}${subject}${text}</div><span class="ids"><a href="/row?seq=${row.seq}">seq ${row.seq}</a> <a class="hash" href="/row?seq=${row.seq}#hash" title="${row.hash}">${
-    row.hash.slice(0, 12)
-  }</a></span></li>
+  }" data-seq="${row.seq}" data-ms="${row.durationMs ?? ""}"><span class="when">${row.time}
+${row.offset}</span><span class="badge">${row.label}</span><div class="body"><span class="title">${row.title}</span>${outcome}${bar}${subject}${text}</div><a class="ids" href="/row?seq=${row.seq}">seq ${row.seq}
+${row.hash.slice(0, 12)}</a></li>
 `;
 }
 
