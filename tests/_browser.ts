@@ -82,6 +82,8 @@ export interface Page {
   evaluate<T>(expression: string): Promise<T>;
   /** Waits until `expression` is truthy in the page. */
   waitFor(expression: string, options?: { timeoutMs?: number }): Promise<void>;
+  /** Presses and releases a key (`Tab`, `Enter`) as a keyboard would. */
+  press(key: "Tab" | "Enter"): Promise<void>;
   /** Renders as if the system asked for a light or dark colour scheme. */
   colorScheme(scheme: "light" | "dark"): Promise<void>;
   /** Writes a PNG of the viewport to `path`. */
@@ -250,6 +252,23 @@ async function openPage(connection: Connection, sessionId: string): Promise<Page
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${expression}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+    },
+    async press(key) {
+      const code = { Tab: 9, Enter: 13 }[key];
+      const text = key === "Enter" ? { text: "\r" } : {};
+      await send("Input.dispatchKeyEvent", {
+        type: "keyDown",
+        key,
+        code: key,
+        windowsVirtualKeyCode: code,
+        ...text,
+      });
+      await send("Input.dispatchKeyEvent", {
+        type: "keyUp",
+        key,
+        code: key,
+        windowsVirtualKeyCode: code,
+      });
     },
     async colorScheme(scheme) {
       await send("Emulation.setEmulatedMedia", {

@@ -274,6 +274,50 @@ Deno.test("view's timeline shows a tool's subject and a kind it does not know, a
   }
 });
 
+Deno.test("view pages a long session by 2,000 rows and goes live only on its last page", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cyberos-view-" });
+  const db = `${dir}/capture.db`;
+  const store = openStore(db);
+  store.transaction(() => {
+    for (let i = 1; i <= 2001; i++) {
+      store.append({
+        frameId: i.toString(16).padStart(32, "0"),
+        kind: ROW_KINDS.prompt,
+        payload: {
+          session_id: SESSION,
+          prompt_hash: "0".repeat(64),
+          prompt_redacted: `prompt ${i}`,
+          cwd: "/home/dev/acme",
+          trace_id: "cd".repeat(16),
+          captured_at_ns: 1_780_000_000_000_000_000 + i * 1_000_000,
+          redaction_match_count: 0,
+        },
+      });
+    }
+  });
+  store.close();
+  const view = await startTestView(db);
+  const get = async (path: string) => {
+    const response = await fetch(`${view.origin}${path}`, { headers: { cookie: view.cookie } });
+    assert.equal(response.status, 200, path);
+    return await response.text();
+  };
+  try {
+    const first = await get(`/session?id=${SESSION}`);
+    assert.equal(first.match(/<li class="row /g)?.length, 2000);
+    assert.match(first, /data-after="2000" data-live="false"/);
+    assert.ok(first.includes(`<a href="/session?id=${SESSION}&amp;after=2000">Later rows →</a>`));
+    const last = await get(`/session?id=${SESSION}&after=2000`);
+    assert.equal(last.match(/<li class="row /g)?.length, 1);
+    assert.match(last, /data-after="2001" data-live="true"/);
+    assert.match(last, /prompt 2001/);
+    assert.ok(last.includes(`<a href="/session?id=${SESSION}">← First rows</a>`));
+  } finally {
+    await view.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("view's banner names the first bad seq of a tampered chain", async () => {
   const { dir, db } = await smallStore();
   const raw = new DatabaseSync(db);

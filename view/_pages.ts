@@ -152,7 +152,9 @@ export function sessionMain(input: SessionPageInput): Html {
 <dt>Counts</dt><dd>${s.prompts} prompts, ${s.toolCalls} tool calls, ${s.failures} failures, ${s.redactions} redactions, ${s.rows} rows</dd>
 </dl>
 ${pager}
-<ol id="timeline" class="timeline" data-session="${s.sessionId}" data-after="${last}" data-live="${!more}" data-max-ms="${maxMs}">
+<ol id="timeline" class="timeline" data-session="${s.sessionId}" data-after="${last}" data-live="${
+    String(!more)
+  }" data-max-ms="${maxMs}">
 ${rows.map((row) => timelineRow(row, maxMs))}</ol>
 ${pager}`;
 }

@@ -149,8 +149,9 @@ export class ChainWatch {
 
   async #extend(): Promise<void> {
     const latest = this.#store.latestCheckpoint();
+    // A burst of new rows is checked a few slices at a time, over the next refreshes.
     const checked = this.#check(this.#walked, {
-      limit: Number.MAX_SAFE_INTEGER,
+      limit: this.#sliceRows * 8,
       checkpointSize: latest?.size,
     });
     this.#walked = checked.walked;
