@@ -9,6 +9,8 @@
  */
 
 import assert from "node:assert/strict";
+import { sha256 as nobleSha256 } from "@noble/hashes/sha2";
+import { sha256 } from "../lib/_sha256.ts";
 import {
   bytesToHex,
   consistencyProof,
@@ -360,5 +362,26 @@ Deno.test({
     assert.deepEqual(root, merkleRoot(leaves));
     // A loose bound: the point is that nothing is quadratic.
     assert.ok(elapsed < 5_000, `100,000 appends took ${elapsed.toFixed(0)} ms`);
+  },
+});
+
+Deno.test({
+  name:
+    "the tree's SHA-256 gives the FIPS 180-4 vectors and agrees with @noble/hashes for lengths 0..300",
+  permissions: "none",
+  fn() {
+    const text = (value: string) => new TextEncoder().encode(value);
+    assert.equal(
+      bytesToHex(sha256(text("abc"))),
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    );
+    assert.equal(
+      bytesToHex(sha256(text("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))),
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+    );
+    for (let length = 0; length <= 300; length++) {
+      const data = crypto.getRandomValues(new Uint8Array(length));
+      assert.deepEqual(sha256(data), nobleSha256(data), `length ${length}`);
+    }
   },
 });
