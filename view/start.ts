@@ -59,17 +59,16 @@ async function main(args: readonly string[]): Promise<number> {
     console.error(`cyberos-memory view: ${(error as Error).message}`);
     return 2;
   }
-  let db: string;
+  let runArgs: string[];
   try {
-    db = resolvePaths((name) => Deno.env.get(name)).db;
+    const db = resolvePaths((name) => Deno.env.get(name)).db;
+    runArgs = viewRunArgs({ db, port: port ?? freeLoopbackPort() });
   } catch (error) {
-    console.error(`cyberos-memory view: ${(error as Error).message}`);
+    if (!(error instanceof TypeError)) throw error;
+    console.error(`cyberos-memory view: ${error.message}`);
     return 2;
   }
-  return await runDeno(viewRunArgs({ db, port: port ?? freeLoopbackPort() }), {
-    env: pickEnv(RUNTIME_ENV_VARS),
-    stdin: "null",
-  });
+  return await runDeno(runArgs, { env: pickEnv(RUNTIME_ENV_VARS), stdin: "null" });
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));
