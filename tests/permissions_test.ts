@@ -330,3 +330,25 @@ Deno.test("viewPermissionFlags() read only the store and listen only on its one 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("deno.json's viewer set lets the view's launcher read the path variables, find a loopback port and run deno, nothing more", async (t) => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  await Deno.writeTextFile(`${dir}/file`, "x");
+  const flags = [`--config=${ROOT}/deno.json`, "-P=viewer"];
+  const cases: ProbeCase[] = [
+    ["env", "CYBEROS_MEMORY_DB", "granted"],
+    ["env", "XDG_DATA_HOME", "granted"],
+    ["listen", "127.0.0.1:0", "granted"],
+    ["env", "ANTHROPIC_API_KEY", "refused"],
+    ["read", `${dir}/file`, "refused"],
+    ["write", `${dir}/other`, "refused"],
+    ["run", "true", "refused"],
+    ["listen", "0.0.0.0:0", "refused"],
+    ["tcp", "192.0.2.1:80", "refused"],
+  ];
+  try {
+    await probeSteps(t, flags, { cases, dir });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
