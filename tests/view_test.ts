@@ -318,6 +318,39 @@ Deno.test("view pages a long session by 2,000 rows and goes live only on its las
   }
 });
 
+Deno.test("view answers 500 with its headers when the store cannot be read, and keeps serving", async () => {
+  const { dir, db } = await smallStore();
+  // A rollback journal, so that one writer's exclusive lock keeps readers out.
+  const locker = new DatabaseSync(db);
+  locker.exec("PRAGMA journal_mode = DELETE");
+  const view = await startTestView(db);
+  const headers = { cookie: view.cookie };
+  try {
+    const before = await fetch(`${view.origin}/`, { headers });
+    assert.equal(before.status, 200);
+    await before.body?.cancel();
+    // Another process holds the store locked past the view's busy timeout (2 s).
+    locker.exec("BEGIN EXCLUSIVE");
+    const response = await fetch(`${view.origin}/`, { headers });
+    const body = await response.text();
+    assert.equal(response.status, 500);
+    assert.equal(
+      response.headers.get("content-security-policy"),
+      SECURITY_HEADERS["content-security-policy"],
+    );
+    assert.match(body, /Cannot read the store: /);
+    assert.match(view.stderr(), /^cyberos-memory view: GET \/: /m);
+    locker.exec("ROLLBACK");
+    const again = await fetch(`${view.origin}/`, { headers });
+    assert.equal(again.status, 200);
+    await again.body?.cancel();
+  } finally {
+    locker.close();
+    await view.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("view's banner names the first bad seq of a tampered chain", async () => {
   const { dir, db } = await smallStore();
   const raw = new DatabaseSync(db);

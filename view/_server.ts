@@ -56,6 +56,7 @@ export interface ViewHandlerOptions {
   port: number;
 }
 
+/** A request this view refuses or cannot answer, with its status. */
 class HttpError extends Error {
   readonly status: number;
 
@@ -107,7 +108,16 @@ export function viewHandler(options: ViewHandlerOptions): (request: Request) => 
           headers,
         );
       }
-      throw error;
+      // Only after the gates: the store failed (busy, damaged). One line, with the headers.
+      const detail = (error as Error)?.message?.split("\n", 1)[0] ?? String(error);
+      console.error(
+        `cyberos-memory view: ${request.method} ${new URL(request.url).pathname}: ${detail}`,
+      );
+      return respond(
+        500,
+        page("500", undefined, messageMain("500", `Cannot read the store: ${detail}`)),
+        "text/html; charset=utf-8",
+      );
     }
   };
 
