@@ -231,7 +231,7 @@ async function main(): Promise<void> {
     await Promise.race([Promise.all(open), grace]);
     let code = options.failed ? 1 : 0;
     try {
-      // After a store error nothing more is committed or signed: the spool keeps the frames.
+      // After a store error nothing more is committed: the spool keeps the frames.
       if (!options.failed) {
         ingest.flush();
         await checkpoints?.close();

@@ -185,7 +185,11 @@ async function verifyStore(
         : `the store's first ${size} rows no longer have the root of its own checkpoint of ${size} rows: rows were rewritten`,
     );
   } else if (opened.length > 0) {
-    console.log(`checkpoints intact: ${opened.length} signed checkpoints match the rows`);
+    console.log(
+      `checkpoints intact: the rows have the roots of the store's ${opened.length} signed checkpoint${
+        opened.length === 1 ? "" : "s"
+      }`,
+    );
   }
 
   if (external !== undefined) {

@@ -198,15 +198,6 @@ export class Store {
   }
 
   /**
-   * Checks that the store's path still names the file this writer opened.
-   *
-   * @throws {StoreReplacedError} when it was deleted or replaced.
-   */
-  assertSameFile(): void {
-    if (this.#identity !== undefined) assertSameFile(this.#identity);
-  }
-
-  /**
    * Whether a frame is stored already (`stored`), not (`absent`), or its id
    * sits on a row of other content (`taken`). A row is this frame's only when
    * it also has the frame's kind, session and capture time: those columns are
@@ -222,6 +213,15 @@ export class Store {
     const same = row.kind === frame.kind && row.session_id === frame.payload.session_id &&
       row.captured === nsDigits(Number(frame.payload.captured_at_ns));
     return same ? "stored" : "taken";
+  }
+
+  /**
+   * Checks that the store's path still names the file this writer opened.
+   *
+   * @throws {StoreReplacedError} when it was deleted or replaced.
+   */
+  assertSameFile(): void {
+    if (this.#identity !== undefined) assertSameFile(this.#identity);
   }
 
   /** Appends one row at the chain's tip; call inside {@linkcode transaction}. */

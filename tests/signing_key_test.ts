@@ -16,6 +16,7 @@ import {
   signingKeyPath,
   writeSigningKey,
 } from "../lib/signing_key.ts";
+import { storeOwnPaths } from "../lib/store_paths.ts";
 import { ROOT, startTestDaemon } from "./_daemon.ts";
 
 const KEY = new Uint8Array(48).fill(7);
@@ -55,6 +56,14 @@ Deno.test("readSigningKey() refuses a symlink, a file others may read, and anoth
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test({
+  name: "the key path is one of the store's own paths, the daemon's only grants",
+  permissions: "none",
+  fn() {
+    assert.ok(storeOwnPaths("/x/capture.db").includes(signingKeyPath("/x/capture.db")));
+  },
 });
 
 Deno.test({
@@ -109,6 +118,25 @@ Deno.test("the signing key is reachable with the daemon's flags and not with the
     assert.equal(await probe(daemonPermissionFlags(paths), "read", key), "granted");
     assert.equal(await probe(hookPermissionFlags(paths), "read", key), "refused");
     assert.equal(await probe(hookPermissionFlags(paths), "write", key), "refused");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("checkpoint, key, prove and verify run with deno.json's reader set: it reads, and writes and connects nowhere", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  try {
+    await Deno.writeTextFile(`${dir}/store.db`, "x");
+    const reader = ["--config", `${ROOT}/deno.json`, "-P=reader"];
+    assert.equal(await probe(reader, "read", `${dir}/store.db`), "granted");
+    assert.equal(await probe(reader, "write", `${dir}/store.db`), "refused");
+    assert.equal(await probe(reader, "write", `${dir}/new`), "refused");
+    assert.equal(await probe(reader, "run", "true"), "refused");
+    assert.equal(await probe(reader, "tcp", "127.0.0.1:9"), "refused");
+    const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`));
+    for (const command of ["checkpoint", "key", "prove", "verify"]) {
+      assert.match(config.tasks[command], /^deno run -q -P=reader install\/main\.ts /);
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
