@@ -10,6 +10,7 @@
  * @module
  */
 
+import assert from "node:assert/strict";
 import { FIXTURES, readRows, ROOT } from "./_daemon.ts";
 import { type StartedTask, startTask, taskEnv, type TaskResult } from "./_launcher.ts";
 import { type OtlpReceiver, startOtlpReceiver } from "./_otlp_receiver.ts";
@@ -256,4 +257,115 @@ export async function until<T>(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Options every acceptance test shares: the world outlives a test (one daemon for the file). */
+export const SHARED = { sanitizeOps: false, sanitizeResources: false } as const;
+
+/** Synthetic secrets, made up for these tests. */
+export const AWS_KEY = "AKIAQ7RTX2M4ZK9WPL3N";
+/** A second AWS key id, to count two. */
+export const SECOND_AWS_KEY = "AKIAZ7QH3KX2M4PLW9RT";
+/** A GitHub personal access token. */
+export const GITHUB_PAT = "ghp_Zq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4";
+
+/** Runs a prompt through our installed UserPromptSubmit hook and returns its stored row. */
+export async function capturePrompt(w: World, prompt: string): Promise<StoredRow> {
+  const sessionId = crypto.randomUUID();
+  const run = await runInstalledHook(
+    w,
+    "UserPromptSubmit",
+    await payload(w, "user_prompt_submit", sessionId, { prompt }),
+  );
+  assert.equal(run.code, 0);
+  assert.equal(run.stdout, "");
+  assert.equal(run.stderr, "", run.stderr);
+  const [row] = await sessionRows(w, sessionId, 1);
+  return row!;
+}
+
+/**
+ * Waits until the daemon has exported a metric point taken after now, so that
+ * `latest()` then includes every hook whose row is already stored.
+ */
+export async function freshMetrics(w: World): Promise<void> {
+  const now = BigInt(Date.now()) * 1_000_000n;
+  await until(
+    "a metric export after now",
+    () =>
+      w.receiver.points().some((p) => p.name === "memory_claude_hook_total" && p.timeUnixNano > now)
+        ? true
+        : undefined,
+  );
+}
+
+/** The latest cumulative value of a metric series (0 when never exported). */
+export function metric(w: World, name: string, attributes: Record<string, unknown>): number {
+  return w.receiver.latest(name, attributes) ?? 0;
+}
+
+/** The installed command with its socket replaced by one nobody listens on (the daemon is down). */
+export function withSocket(w: World, socket: string): (command: string) => string {
+  return (command) => command.replaceAll(w.socket, socket);
+}
+
+/** One of the spec's redaction patterns, as a test. */
+export interface SpecPattern {
+  /** The test's name (`AC n: …`). */
+  name: string;
+  /** A text in the pattern's shape. */
+  text: string;
+  /** What the text must become. */
+  out: string;
+  /** Texts that must come back unchanged (where we depart from the spec's rule). */
+  kept?: string[];
+}
+
+const redactedTexts = new Map<string, Promise<string>>();
+
+/**
+ * `deno task redact --jsonl` over `texts`, one run for all those not redacted
+ * yet, each text on its own JSON line (as plain lines, a neighbour's words
+ * would be context for the next).
+ */
+export async function redactByTask(w: World, texts: string[]): Promise<Map<string, string>> {
+  const fresh = [...new Set(texts.filter((text) => !redactedTexts.has(text)))];
+  if (fresh.length > 0) {
+    const run = (async () => {
+      const stdin = fresh.map((text, id) => JSON.stringify({ id: String(id), text })).join("\n");
+      const result = await task(["redact", "--jsonl"], { home: w.home, stdin });
+      assert.equal(result.code, 0, result.stderr);
+      const lines = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+      assert.deepEqual(lines.map((line) => line.id), fresh.map((_, id) => String(id)));
+      return lines.map((line) => String(line.text));
+    })();
+    fresh.forEach((text, i) => redactedTexts.set(text, run.then((outs) => outs[i]!)));
+  }
+  return new Map(
+    await Promise.all(texts.map(async (text) => [text, await redactedTexts.get(text)!] as const)),
+  );
+}
+
+/**
+ * Checks one of the spec's patterns through `deno task redact` and through
+ * our installed hook: the text becomes exactly `out` with one match, and each
+ * `kept` text comes back unchanged with none. `batch` is every text the
+ * calling file redacts, so that one run of the task serves them all.
+ */
+export async function checkSpecPattern(
+  w: World,
+  pattern: SpecPattern,
+  batch: string[],
+): Promise<void> {
+  const byTask = await redactByTask(w, batch);
+  assert.equal(byTask.get(pattern.text), pattern.out, "deno task redact");
+  const row = await capturePrompt(w, pattern.text);
+  assert.equal(row.payload.prompt_redacted, pattern.out, "the installed hook");
+  assert.equal(row.payload.redaction_match_count, 1);
+  for (const text of pattern.kept ?? []) {
+    assert.equal(byTask.get(text), text, "deno task redact");
+    const kept = await capturePrompt(w, text);
+    assert.equal(kept.payload.prompt_redacted, text, "the installed hook");
+    assert.equal(kept.payload.redaction_match_count, 0);
+  }
 }

@@ -21,16 +21,26 @@ import { formatTime } from "../install/_tail.ts";
 import { hookGateFails } from "../bench/_gates.ts";
 import { summarise } from "../bench/_stats.ts";
 import {
+  AWS_KEY,
+  capturePrompt,
+  checkSpecPattern,
   type ClaudeEvent,
+  freshMetrics,
+  GITHUB_PAT,
   installedCommand,
+  metric,
   payload,
+  redactByTask,
   runInstalledHook,
+  SECOND_AWS_KEY,
   sessionRows,
+  SHARED,
+  type SpecPattern,
   task,
   tearDown,
   until,
   USER_SETTINGS,
-  type World,
+  withSocket,
   world,
 } from "./_acceptance.ts";
 
@@ -40,65 +50,7 @@ function blake3Hex(text: string): string {
     .join("");
 }
 
-/** Synthetic secrets, made up for these tests. */
-const AWS_KEY = "AKIAQ7RTX2M4ZK9WPL3N";
-const SECOND_AWS_KEY = "AKIAZ7QH3KX2M4PLW9RT";
-const GITHUB_PAT = "ghp_Zq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4";
-
-/** Options every test shares: the world outlives a test (one daemon for the whole file). */
-const SHARED = { sanitizeOps: false, sanitizeResources: false } as const;
-
-/** Runs a prompt through our installed UserPromptSubmit hook and returns its stored row. */
-async function capturePrompt(w: World, prompt: string) {
-  const sessionId = crypto.randomUUID();
-  const run = await runInstalledHook(
-    w,
-    "UserPromptSubmit",
-    await payload(w, "user_prompt_submit", sessionId, { prompt }),
-  );
-  assert.equal(run.code, 0);
-  assert.equal(run.stdout, "");
-  assert.equal(run.stderr, "", run.stderr);
-  const [row] = await sessionRows(w, sessionId, 1);
-  return row!;
-}
-
-/**
- * Waits until the daemon has exported a metric point taken after now, so that
- * `latest()` then includes every hook whose row is already stored.
- */
-async function freshMetrics(w: World): Promise<void> {
-  const now = BigInt(Date.now()) * 1_000_000n;
-  await until(
-    "a metric export after now",
-    () =>
-      w.receiver.points().some((p) => p.name === "memory_claude_hook_total" && p.timeUnixNano > now)
-        ? true
-        : undefined,
-  );
-}
-
-/** The latest cumulative value of a metric series (0 when never exported). */
-function metric(w: World, name: string, attributes: Record<string, unknown>): number {
-  return w.receiver.latest(name, attributes) ?? 0;
-}
-
-/** The installed command with its socket replaced by one nobody listens on (the daemon is down). */
-function withSocket(w: World, socket: string): (command: string) => string {
-  return (command) => command.replaceAll(w.socket, socket);
-}
-
 // ---- The spec's ten patterns (AC 3 to AC 12) -------------------------------------------------
-
-interface SpecPattern {
-  /** The test's name. */
-  name: string;
-  /** A text in the pattern's shape and what it must become. */
-  text: string;
-  out: string;
-  /** Texts that must come back unchanged (where we depart from the spec's rule). */
-  kept?: string[];
-}
 
 const SPEC_PATTERNS: SpecPattern[] = [
   {
@@ -157,21 +109,11 @@ const SPEC_PATTERNS: SpecPattern[] = [
   },
 ];
 
-/** Every text of the patterns above through one `deno task redact` run, memoised. */
-let redactedByTask: Promise<Map<string, string>> | undefined;
-function redactTask(w: World): Promise<Map<string, string>> {
-  return redactedByTask ??= (async () => {
-    const texts = SPEC_PATTERNS.flatMap((p) => [p.text, ...(p.kept ?? [])]);
-    texts.push("Fixes issue #12345");
-    // One text per JSON line, each redacted on its own (as plain lines, a neighbour's words would be context).
-    const stdin = texts.map((text, id) => JSON.stringify({ id: String(id), text })).join("\n");
-    const run = await task(["redact", "--jsonl"], { home: w.home, stdin });
-    assert.equal(run.code, 0, run.stderr);
-    const out = run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
-    assert.deepEqual(out.map((line) => line.id), texts.map((_, id) => String(id)));
-    return new Map(texts.map((text, i) => [text, out[i].text]));
-  })();
-}
+/** Every text the tests below give `deno task redact`. */
+const REDACTED_TEXTS = [
+  ...SPEC_PATTERNS.flatMap((pattern) => [pattern.text, ...(pattern.kept ?? [])]),
+  "Fixes issue #12345",
+];
 
 // ---- AC 1 to AC 24 ---------------------------------------------------------------------------
 
@@ -257,20 +199,7 @@ for (const pattern of SPEC_PATTERNS) {
   Deno.test({
     name: pattern.name,
     ...SHARED,
-    async fn() {
-      const w = await world();
-      const byTask = await redactTask(w);
-      assert.equal(byTask.get(pattern.text), pattern.out, "deno task redact");
-      const row = await capturePrompt(w, pattern.text);
-      assert.equal(row.payload.prompt_redacted, pattern.out, "the installed hook");
-      assert.equal(row.payload.redaction_match_count, 1);
-      for (const text of pattern.kept ?? []) {
-        assert.equal(byTask.get(text), text, "deno task redact");
-        const kept = await capturePrompt(w, text);
-        assert.equal(kept.payload.prompt_redacted, text, "the installed hook");
-        assert.equal(kept.payload.redaction_match_count, 0);
-      }
-    },
+    fn: async () => checkSpecPattern(await world(), pattern, REDACTED_TEXTS),
   });
 }
 
@@ -279,7 +208,8 @@ Deno.test({
   ...SHARED,
   async fn() {
     const w = await world();
-    assert.equal((await redactTask(w)).get("Fixes issue #12345"), "Fixes issue #12345");
+    const byTask = await redactByTask(w, REDACTED_TEXTS);
+    assert.equal(byTask.get("Fixes issue #12345"), "Fixes issue #12345");
     const row = await capturePrompt(w, "Fixes issue #12345");
     assert.equal(row.payload.prompt_redacted, "Fixes issue #12345");
     assert.equal(row.payload.redaction_match_count, 0);
