@@ -10,7 +10,7 @@
 import type { Frame } from "../lib/frame.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import type { Outcome } from "../lib/outcomes.ts";
-import { completePayload } from "../lib/rows.ts";
+import { completePayload, COUNTED_KINDS } from "../lib/rows.ts";
 import { spoolFileName } from "../lib/spool.ts";
 import type { Store } from "../lib/store.ts";
 import { debug, log } from "./_log.ts";
@@ -154,7 +154,7 @@ export class Ingest {
       }
       let payload: Record<string, unknown>;
       try {
-        const session = item.frame.kind === ROW_KINDS.sessionCompleted
+        const session = COUNTED_KINDS.has(item.frame.kind)
           ? this.#store.sessionCounts(String(item.frame.payload.session_id))
           : { promptCount: 0, toolUseCount: 0, firstCapturedAtNs: undefined };
         payload = completePayload(item.frame, session);

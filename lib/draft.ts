@@ -7,7 +7,14 @@
  */
 
 import { ROW_KINDS, type RowKind, TASK_NOTIFICATION_SOURCE } from "./kinds.ts";
-import type { HookPayload, PromptPayload, StopPayload, ToolPayload } from "./payload.ts";
+import type {
+  HookPayload,
+  LifecyclePayload,
+  PromptPayload,
+  StopPayload,
+  ToolPayload,
+} from "./payload.ts";
+import { lifecycleDraftFields, lifecycleSpec } from "./lifecycle.ts";
 import { type RedactOptions, redactText, redactValue } from "./redact/mod.ts";
 
 /** The per-run facts a draft needs besides the payload. */
@@ -61,6 +68,8 @@ export function buildDraft(
       return toolDraft(payload, context, options);
     case "Stop":
       return stopDraft(payload, context, options);
+    default:
+      return lifecycleDraft(payload, context, options);
   }
 }
 
@@ -148,4 +157,24 @@ function stopDraft(payload: StopPayload, context: DraftContext, options: RedactO
     matchCount: message?.matchCount ?? 0,
     counts: message?.counts ?? {},
   };
+}
+
+function lifecycleDraft(
+  payload: LifecyclePayload,
+  context: DraftContext,
+  options: RedactOptions,
+): Draft {
+  const spec = lifecycleSpec(payload.hook_event_name)!;
+  const fields = lifecycleDraftFields(payload.lifecycle, spec, options);
+  const out: Record<string, unknown> = {
+    session_id: payload.session_id,
+    ...fields.payload,
+    trace_id: context.traceId,
+    captured_at_ns: context.capturedAtNs,
+    cwd: payload.cwd,
+  };
+  if (payload.prompt_id !== undefined) out.prompt_id = payload.prompt_id;
+  if (payload.agent_id !== undefined) out.agent_id = payload.agent_id;
+  if (payload.agent_type !== undefined) out.agent_type = payload.agent_type;
+  return { kind: spec.kind, payload: out, matchCount: fields.matchCount, counts: fields.counts };
 }
