@@ -8,7 +8,6 @@
  */
 
 import type { Frame } from "../lib/frame.ts";
-import { ROW_KINDS } from "../lib/kinds.ts";
 import type { Outcome } from "../lib/outcomes.ts";
 import { completePayload, COUNTED_KINDS } from "../lib/rows.ts";
 import { spoolFileName } from "../lib/spool.ts";
@@ -24,6 +23,8 @@ export interface QueuedFrame {
   outcome: Outcome;
   /** The spool file to delete once committed. */
   spoolPath: string;
+  /** The payload as stored, once committed. */
+  row?: Record<string, unknown>;
 }
 
 /** Options for {@linkcode Ingest}. */
@@ -143,7 +144,9 @@ export class Ingest {
         // Never spooled (untrusted trace dir), or renamed by a failing hook: the drain settles it.
       }
     }
-    for (const item of committed) this.#telemetry.hookRun(item.frame, item.outcome);
+    for (const item of committed) {
+      this.#telemetry.hookRun(item.frame, item.outcome, item.row ?? item.frame.payload);
+    }
   }
 
   #appendBatch(batch: QueuedFrame[], committed: QueuedFrame[], settled: QueuedFrame[]): void {
@@ -165,6 +168,7 @@ export class Ingest {
         continue;
       }
       this.#store.append({ frameId: item.frame.id, kind: item.frame.kind, payload });
+      item.row = payload;
       committed.push(item);
     }
   }

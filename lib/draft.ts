@@ -165,16 +165,20 @@ function lifecycleDraft(
   options: RedactOptions,
 ): Draft {
   const spec = lifecycleSpec(payload.hook_event_name)!;
-  const fields = lifecycleDraftFields(payload.lifecycle, spec, options);
+  const fields = lifecycleDraftFields(payload.lifecycle, spec, {
+    ...options,
+    common: {
+      cwd: payload.cwd,
+      prompt_id: payload.prompt_id,
+      agent_id: payload.agent_id,
+      agent_type: payload.agent_type,
+    },
+  });
   const out: Record<string, unknown> = {
     session_id: payload.session_id,
-    ...fields.payload,
     trace_id: context.traceId,
     captured_at_ns: context.capturedAtNs,
-    cwd: payload.cwd,
+    ...fields.payload,
   };
-  if (payload.prompt_id !== undefined) out.prompt_id = payload.prompt_id;
-  if (payload.agent_id !== undefined) out.agent_id = payload.agent_id;
-  if (payload.agent_type !== undefined) out.agent_type = payload.agent_type;
   return { kind: spec.kind, payload: out, matchCount: fields.matchCount, counts: fields.counts };
 }

@@ -73,7 +73,7 @@ export const LIFECYCLE_EVENTS: Readonly<Record<string, LifecycleSpec>> = {
     kind: ROW_KINDS.subagentStopped,
     fields: { last_assistant_message: "text" },
     tool: false,
-    ignored: ["stop_hook_active", "agent_transcript_path"],
+    ignored: ["stop_hook_active", "agent_transcript_path", "background_tasks", "session_crons"],
   },
   PreCompact: {
     kind: ROW_KINDS.compactStarted,
@@ -229,13 +229,14 @@ export interface LifecycleDraft {
 
 /**
  * Redacts a lifecycle event's values into draft fields: every string through
- * the redactor, tool arguments as `tool_args_redacted` for the daemon to hash
- * and drop, as tool rows do.
+ * the redactor (the common fields given as `options.common` too: a `cwd` can
+ * name an e-mail address), tool arguments as `tool_args_redacted` for the
+ * daemon to hash and drop, as tool rows do.
  */
 export function lifecycleDraftFields(
   values: LifecycleValues,
   spec: LifecycleSpec,
-  options: RedactOptions = {},
+  options: RedactOptions & { common?: Readonly<Record<string, string | undefined>> } = {},
 ): LifecycleDraft {
   const payload: Record<string, unknown> = {};
   const counts: Record<string, number> = {};
@@ -262,5 +263,47 @@ export function lifecycleDraftFields(
       : text;
   }
   if (values.toolUseId !== undefined) payload.tool_use_id = redact(values.toolUseId);
+  for (const [name, value] of Object.entries(options.common ?? {})) {
+    if (value !== undefined) payload[name] = redact(value);
+  }
   return { payload, matchCount, counts };
+}
+
+/** The lifecycle spec whose row kind is `kind`. */
+export function lifecycleSpecOfKind(kind: string): LifecycleSpec | undefined {
+  return Object.values(LIFECYCLE_EVENTS).find((spec) => spec.kind === kind);
+}
+
+/** A lifecycle kind's short word for listings: `session_started`, `permission_denied`, … */
+export function lifecycleShortKind(kind: string): string | undefined {
+  return lifecycleSpecOfKind(kind) === undefined ? undefined : kind.replace(/^memory\.claude_/, "");
+}
+
+/**
+ * A one-line description of a lifecycle row from its stored fields
+ * (`Bash reason_redacted=Classifier unavailable`), for `tail` and the view;
+ * `undefined` for any other kind. The caller strips control characters.
+ */
+export function describeLifecycleRow(
+  kind: string,
+  payload: Readonly<Record<string, unknown>>,
+): string | undefined {
+  const spec = lifecycleSpecOfKind(kind);
+  if (spec === undefined) return undefined;
+  const parts: string[] = [];
+  if (spec.tool) parts.push(String(payload.tool_name ?? "?"));
+  for (const [name, type] of Object.entries(spec.fields)) {
+    const stored = storedFieldName(name, type);
+    const value = payload[stored];
+    if (typeof value !== "string" || value === "") continue;
+    const line = value.split("\n", 1)[0]!;
+    parts.push(`${name}=${line.length > 80 ? `${line.slice(0, 79)}…` : line}`);
+  }
+  if (spec.totals) {
+    parts.push(`prompts=${payload.prompt_count} tools=${payload.tool_use_count}`);
+  }
+  if (typeof payload.agent_type === "string" && payload.agent_type !== "") {
+    parts.push(`agent=${payload.agent_type}`);
+  }
+  return parts.join(" ");
 }
