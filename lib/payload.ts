@@ -9,9 +9,9 @@
 import { isUuid } from "./ids.ts";
 import type { ClaudeHookEvent } from "./kinds.ts";
 import {
-  type LifecycleValues,
   lifecycleKnownKeys,
   lifecycleSpec,
+  type LifecycleValues,
   parseLifecycleValues,
 } from "./lifecycle.ts";
 
@@ -62,7 +62,10 @@ export interface StopPayload extends CommonPayload {
 
 /** A lifecycle event's payload (`SessionStart`, `PermissionDenied`, …; see `lifecycle.ts`). */
 export interface LifecyclePayload extends CommonPayload {
-  hook_event_name: Exclude<ClaudeHookEvent, "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure" | "Stop">;
+  hook_event_name: Exclude<
+    ClaudeHookEvent,
+    "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure" | "Stop"
+  >;
   /** The event's own fields, unredacted. */
   lifecycle: LifecycleValues;
 }

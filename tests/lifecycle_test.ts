@@ -102,48 +102,55 @@ Deno.test("lifecycle payloads Claude Code really sent become their rows, no fiel
   }
 });
 
-Deno.test("lifecycle rows keep what an auditor asks for", { permissions: { read: true } }, async () => {
-  const row = async (file: string) => {
-    const raw = await observed(file);
-    const draft = buildDraft(parseHookPayload(raw, raw.hook_event_name as never).payload, CONTEXT);
-    return completePayload(frameOf(draft.kind, draft.payload), {
-      promptCount: 2,
-      toolUseCount: 3,
-      firstCapturedAtNs: CONTEXT.capturedAtNs - 5_000_000,
-    });
-  };
-  assert.equal((await row("session_start_resume")).source, "resume");
-  assert.equal((await row("session_start_compact")).model, "claude-opus-5-5");
-  const end = await row("session_end");
-  assert.deepEqual([end.reason, end.prompt_count, end.tool_use_count, end.duration_ms], [
-    "other",
-    2,
-    3,
-    5,
-  ]);
-  const denied = await row("permission_denied");
-  assert.equal(denied.tool_name, "Bash");
-  assert.equal(denied.reason_redacted, "Classifier unavailable");
-  assert.equal(
-    denied.tool_args_hash,
-    blake3Hex(canonicalJson({ command: "rm -rf /tmp/nothing-here-zz" })),
-  );
-  assert.match(String(denied.tool_use_id), /^toolu_/);
-  const request = await row("permission_request");
-  assert.equal(request.tool_name, "WebFetch");
-  assert.equal(request.permission_mode, "default");
-  assert.ok(!("permission_suggestions" in request));
-  const config = await row("config_change");
-  assert.equal(config.source, "project_settings");
-  assert.match(String(config.file_path), /\.claude\/settings\.json$/);
-  const failed = await row("stop_failure");
-  assert.equal(failed.error, "unknown");
-  assert.match(String(failed.last_assistant_message_redacted), /^API Error: 400/);
-  const cd = await row("cwd_changed");
-  assert.match(String(cd.new_cwd), /\/sub$/);
-  const loaded = await row("instructions_loaded");
-  assert.deepEqual([loaded.memory_type, loaded.load_reason], ["Project", "session_start"]);
-});
+Deno.test(
+  "lifecycle rows keep what an auditor asks for",
+  { permissions: { read: true } },
+  async () => {
+    const row = async (file: string) => {
+      const raw = await observed(file);
+      const draft = buildDraft(
+        parseHookPayload(raw, raw.hook_event_name as never).payload,
+        CONTEXT,
+      );
+      return completePayload(frameOf(draft.kind, draft.payload), {
+        promptCount: 2,
+        toolUseCount: 3,
+        firstCapturedAtNs: CONTEXT.capturedAtNs - 5_000_000,
+      });
+    };
+    assert.equal((await row("session_start_resume")).source, "resume");
+    assert.equal((await row("session_start_compact")).model, "claude-opus-5-5");
+    const end = await row("session_end");
+    assert.deepEqual([end.reason, end.prompt_count, end.tool_use_count, end.duration_ms], [
+      "other",
+      2,
+      3,
+      5,
+    ]);
+    const denied = await row("permission_denied");
+    assert.equal(denied.tool_name, "Bash");
+    assert.equal(denied.reason_redacted, "Classifier unavailable");
+    assert.equal(
+      denied.tool_args_hash,
+      blake3Hex(canonicalJson({ command: "rm -rf /tmp/nothing-here-zz" })),
+    );
+    assert.match(String(denied.tool_use_id), /^toolu_/);
+    const request = await row("permission_request");
+    assert.equal(request.tool_name, "WebFetch");
+    assert.equal(request.permission_mode, "default");
+    assert.ok(!("permission_suggestions" in request));
+    const config = await row("config_change");
+    assert.equal(config.source, "project_settings");
+    assert.match(String(config.file_path), /\.claude\/settings\.json$/);
+    const failed = await row("stop_failure");
+    assert.equal(failed.error, "unknown");
+    assert.match(String(failed.last_assistant_message_redacted), /^API Error: 400/);
+    const cd = await row("cwd_changed");
+    assert.match(String(cd.new_cwd), /\/sub$/);
+    const loaded = await row("instructions_loaded");
+    assert.deepEqual([loaded.memory_type, loaded.load_reason], ["Project", "session_start"]);
+  },
+);
 
 Deno.test("lifecycle drafts hold no secret from any field, label or tool argument", {
   permissions: { read: true },
@@ -164,20 +171,24 @@ Deno.test("lifecycle drafts hold no secret from any field, label or tool argumen
   }
 });
 
-Deno.test("a lifecycle label longer than 64 characters is cut, a field of the wrong type left out", {
-  permissions: "none",
-}, () => {
-  const payload = {
-    session_id: "d653ffa3-fd31-4172-9b32-8b6724c02447",
-    cwd: "/p",
-    hook_event_name: "SessionStart",
-    source: "x".repeat(500),
-    model: { not: "a string" },
-  };
-  const draft = buildDraft(parseHookPayload(payload, "SessionStart").payload, CONTEXT);
-  assert.equal(String(draft.payload.source).length, MAX_LABEL_LENGTH);
-  assert.ok(!("model" in draft.payload));
-});
+Deno.test(
+  "a lifecycle label longer than 64 characters is cut, a field of the wrong type left out",
+  {
+    permissions: "none",
+  },
+  () => {
+    const payload = {
+      session_id: "d653ffa3-fd31-4172-9b32-8b6724c02447",
+      cwd: "/p",
+      hook_event_name: "SessionStart",
+      source: "x".repeat(500),
+      model: { not: "a string" },
+    };
+    const draft = buildDraft(parseHookPayload(payload, "SessionStart").payload, CONTEXT);
+    assert.equal(String(draft.payload.source).length, MAX_LABEL_LENGTH);
+    assert.ok(!("model" in draft.payload));
+  },
+);
 
 Deno.test("a permission event without its tool is refused", { permissions: "none" }, () => {
   const payload = {

@@ -41,6 +41,11 @@ export interface TurnSpec {
    * @default ["Bash", "Write", "Read", "Edit"]
    */
   allowedTools?: string[];
+  /**
+   * Extra CLI arguments (`--permission-mode auto`, say).
+   * @default []
+   */
+  extraArgs?: string[];
 }
 
 /** Options for {@linkcode runScenario}. */
@@ -264,6 +269,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
           ...(turn.sessionId !== undefined ? { sessionId: turn.sessionId } : {}),
           ...(turn.resume !== undefined ? { resume: turn.resume } : {}),
           ...(turn.allowedTools !== undefined ? { allowedTools: turn.allowedTools } : {}),
+          ...(turn.extraArgs !== undefined ? { extraArgs: turn.extraArgs } : {}),
           ...(mcpConfig !== undefined ? { mcpConfig } : {}),
           env: claudeEnv,
         }),
