@@ -15,10 +15,20 @@ import {
   DAEMON_ENV_VARS,
   daemonPermissionFlags,
   type DaemonPermissionPaths,
+  storeFolderPermissionFlags,
 } from "../lib/permissions.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 
 const DAEMON_SCRIPT = fileUrlToPath(new URL("./main.ts", import.meta.url));
+const STORE_FOLDER_SCRIPT = fileUrlToPath(new URL("./store_folder.ts", import.meta.url));
+
+/**
+ * The `deno` arguments that make the store's folder (0700) when missing, run
+ * before the daemon: the daemon's grants name only the store's own paths.
+ */
+export function storeFolderRunArgs(paths: { db: string }): string[] {
+  return ["run", "-q", ...storeFolderPermissionFlags(paths), STORE_FOLDER_SCRIPT, paths.db];
+}
 
 /**
  * The `deno` arguments that run the daemon on `paths` with exactly the flags
@@ -70,8 +80,10 @@ async function main(): Promise<number> {
   const env = (name: string) => Deno.env.get(name);
   let otlpHost: string | undefined;
   let args: string[];
+  let db: string;
   try {
     const paths = resolvePaths(env);
+    db = paths.db;
     const endpoint = env("OTEL_EXPORTER_OTLP_ENDPOINT");
     if (endpoint) otlpHost = otlpHostOf(endpoint);
     args = daemonRunArgs({ ...paths, ...(otlpHost ? { otlpHost } : {}) }, Deno.args);
@@ -87,6 +99,8 @@ async function main(): Promise<number> {
     childEnv.OTEL_DENO = "true";
     childEnv.OTEL_SERVICE_NAME ??= "cyberos-memory-capture";
   }
+  const folderMade = await runDeno(storeFolderRunArgs({ db }), { env: childEnv, stdin: "null" });
+  if (folderMade !== 0) return 1;
   return await runDeno(args, { env: childEnv, stdin: "null" });
 }
 

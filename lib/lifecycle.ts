@@ -13,7 +13,6 @@
  */
 
 import { type ClaudeHookEvent, ROW_KINDS, type RowKind } from "./kinds.ts";
-import { type RedactOptions, redactText, redactValue } from "./redact/mod.ts";
 
 /**
  * How a field is kept. `label`: a short word of Claude Code's (`startup`,
@@ -215,58 +214,6 @@ export function lifecycleKnownKeys(spec: LifecycleSpec): string[] {
     ...(spec.tool ? ["tool_name", "tool_input"] : []),
     "tool_use_id",
   ];
-}
-
-/** A redacted lifecycle draft payload and what redaction replaced. */
-export interface LifecycleDraft {
-  /** The draft's fields (besides the common ones the caller adds). */
-  payload: Record<string, unknown>;
-  /** Replaced spans over the whole draft. */
-  matchCount: number;
-  /** Replaced spans per rule id. */
-  counts: Record<string, number>;
-}
-
-/**
- * Redacts a lifecycle event's values into draft fields: every string through
- * the redactor (the common fields given as `options.common` too: a `cwd` can
- * name an e-mail address), tool arguments as `tool_args_redacted` for the
- * daemon to hash and drop, as tool rows do.
- */
-export function lifecycleDraftFields(
-  values: LifecycleValues,
-  spec: LifecycleSpec,
-  options: RedactOptions & { common?: Readonly<Record<string, string | undefined>> } = {},
-): LifecycleDraft {
-  const payload: Record<string, unknown> = {};
-  const counts: Record<string, number> = {};
-  let matchCount = 0;
-  const redact = (text: string): string => {
-    const result = redactText(text, options);
-    matchCount += result.matchCount;
-    for (const [id, n] of Object.entries(result.counts)) counts[id] = (counts[id] ?? 0) + n;
-    return result.text;
-  };
-  if (values.toolName !== undefined) {
-    payload.tool_name = redact(values.toolName);
-    const args = redactValue(values.toolInput ?? {}, options);
-    matchCount += args.matchCount;
-    for (const [id, n] of Object.entries(args.counts)) counts[id] = (counts[id] ?? 0) + n;
-    payload.tool_args_redacted = args.value;
-  }
-  for (const [name, type] of Object.entries(spec.fields)) {
-    const raw = values.fields[name];
-    if (raw === undefined) continue;
-    const text = redact(raw);
-    payload[storedFieldName(name, type)] = type === "label"
-      ? [...text].slice(0, MAX_LABEL_LENGTH).join("")
-      : text;
-  }
-  if (values.toolUseId !== undefined) payload.tool_use_id = redact(values.toolUseId);
-  for (const [name, value] of Object.entries(options.common ?? {})) {
-    if (value !== undefined) payload[name] = redact(value);
-  }
-  return { payload, matchCount, counts };
 }
 
 /** The lifecycle spec whose row kind is `kind`. */
