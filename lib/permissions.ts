@@ -165,3 +165,30 @@ export function statusPermissionFlags(paths: { socket: string }): string[] {
     `--allow-env=${INSTALL_ENV_VARS.join(",")}`,
   ];
 }
+
+/** What `coverage` reads. */
+export interface CoveragePermissionPaths {
+  /** The store; its `-wal` and `-shm` files are granted beside it. */
+  db: string;
+  /** Claude Code's projects folder, where the transcripts are. */
+  projectsDir: string;
+  /** The environment variables that locate both. */
+  envVars: readonly string[];
+}
+
+/**
+ * The flags of `coverage`: read the store (with its `-wal` and `-shm`) and
+ * Claude Code's projects folder, and the variables that locate them. No
+ * write, network, run or other read: transcripts hold every tool's input and
+ * output, and nothing read may leave.
+ */
+export function coveragePermissionFlags(paths: CoveragePermissionPaths): string[] {
+  const { db, projectsDir, envVars } = paths;
+  assertFlagPath(db, "store");
+  assertFlagPath(projectsDir, "Claude Code projects folder");
+  return [
+    "--no-prompt",
+    `--allow-read=${db},${db}-wal,${db}-shm,${projectsDir}`,
+    `--allow-env=${envVars.join(",")}`,
+  ];
+}
