@@ -62,6 +62,7 @@ export const PAYLOAD_FIELDS: Record<RowKind, readonly string[]> = {
     "agent_id",
     "agent_type",
     "error",
+    "subject",
   ],
   [ROW_KINDS.sessionCompleted]: [
     "session_id",

@@ -80,6 +80,11 @@ export interface ScenarioOptions {
    */
   rowsTimeoutMs?: number;
   /**
+   * Extra `install` arguments (`--tool-detail subject`, say).
+   * @default []
+   */
+  installArgs?: string[];
+  /**
    * Extra environment for every `claude -p` run (its own telemetry, say).
    * @default {}
    */
@@ -174,9 +179,13 @@ async function runDeno(
  *
  * @throws {Error} when the installer fails
  */
-export async function installCapture(project: TempProject, daemon: TestDaemon): Promise<void> {
+export async function installCapture(
+  project: TempProject,
+  daemon: TestDaemon,
+  extraArgs: readonly string[] = [],
+): Promise<void> {
   const result = await runDeno(
-    ["run", "-q", "-A", `${ROOT}/install/main.ts`, "install", project.project],
+    ["run", "-q", "-A", `${ROOT}/install/main.ts`, "install", project.project, ...extraArgs],
     { HOME: project.home, ...daemon.env },
   );
   if (result.code !== 0) {
@@ -272,7 +281,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     project = await createTempProject({ files });
     const recordings = `${project.root}/payloads`;
     await Deno.mkdir(recordings);
-    if (capture) await installCapture(project, daemon);
+    if (capture) await installCapture(project, daemon, options.installArgs ?? []);
     await options.prepare?.(project);
     await Deno.writeTextFile(
       `${project.project}/.claude/settings.local.json`,
