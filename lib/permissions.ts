@@ -192,3 +192,43 @@ export function coveragePermissionFlags(paths: CoveragePermissionPaths): string[
     `--allow-env=${envVars.join(",")}`,
   ];
 }
+
+/**
+ * The variables the PostgreSQL driver (`npm:postgres`) reads even when every
+ * connection option is given (see `team/_connect.ts`).
+ */
+export const POSTGRES_DRIVER_ENV_VARS = [
+  "PGAPPNAME",
+  "PGPASSWORD",
+  "PGTARGETSESSIONATTRS",
+] as const;
+
+/** The variable `team ship` takes its URL from. */
+export const TEAM_URL_ENV_VAR = "CYBEROS_MEMORY_TEAM_URL";
+
+/** What a `team` sub-command may reach. */
+export interface TeamPermissionPaths {
+  /** `host:port` of the team store; none when the command line names no usable URL. */
+  net?: string;
+  /** The store `ship` reads (with its `-wal` and `-shm` files); none for the others. */
+  db?: string;
+}
+
+/**
+ * The flags of `team`: the network to the team store's one `host:port` and
+ * the driver's variables; `ship` also reads the store and its URL variable.
+ * No write, no run, no other read or network.
+ */
+export function teamPermissionFlags(paths: TeamPermissionPaths): string[] {
+  const { net, db } = paths;
+  if (db !== undefined) assertFlagPath(db, "store");
+  const env = db === undefined
+    ? [...POSTGRES_DRIVER_ENV_VARS]
+    : [TEAM_URL_ENV_VAR, ...POSTGRES_DRIVER_ENV_VARS];
+  return [
+    "--no-prompt",
+    ...(db === undefined ? [] : [`--allow-read=${db},${db}-wal,${db}-shm`]),
+    ...(net === undefined ? [] : [`--allow-net=${net}`]),
+    `--allow-env=${env.join(",")}`,
+  ];
+}

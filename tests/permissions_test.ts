@@ -14,6 +14,7 @@ import {
   installPermissionFlags,
   statusPermissionFlags,
   storeFolderPermissionFlags,
+  teamPermissionFlags,
 } from "../lib/permissions.ts";
 import { storeFolderRunArgs } from "../daemon/start.ts";
 import { fixture, ROOT, runHook } from "./_daemon.ts";
@@ -286,6 +287,51 @@ Deno.test("statusPermissionFlags() reach only the configured socket and write no
     await probeSteps(t, flags, { cases, dir });
   } finally {
     listener.close();
+    other.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("teamPermissionFlags() read only the store and reach only the team store's host:port", async (t) => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  const db = `${dir}/store/capture.db`;
+  await Deno.mkdir(`${dir}/store`);
+  for (const file of [db, `${db}-wal`, `${db}-shm`, `${db}.signing.key`]) {
+    await Deno.writeTextFile(file, "x");
+  }
+  const team = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const other = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const teamHost = `127.0.0.1:${(team.addr as Deno.NetAddr).port}`;
+  const otherHost = `127.0.0.1:${(other.addr as Deno.NetAddr).port}`;
+  const ship = teamPermissionFlags({ net: teamHost, db });
+  const admin = teamPermissionFlags({ net: teamHost });
+  const shipCases: ProbeCase[] = [
+    ["read", db, "granted"],
+    ["read", `${db}-wal`, "granted"],
+    ["read", `${db}-shm`, "granted"],
+    ["tcp", teamHost, "granted"],
+    ["env", "CYBEROS_MEMORY_TEAM_URL", "granted"],
+    ["read", `${db}.signing.key`, "refused"],
+    ["write", db, "refused"],
+    ["write", `${dir}/store/new`, "refused"],
+    ["read", "/etc/hostname", "refused"],
+    ["tcp", otherHost, "refused"],
+    ["env", "HOME", "refused"],
+    ["env", "ANTHROPIC_API_KEY", "refused"],
+    ["run", "true", "refused"],
+    ["ffi", "/lib/x86_64-linux-gnu/libc.so.6", "refused"],
+  ];
+  const adminCases: ProbeCase[] = [
+    ["tcp", teamHost, "granted"],
+    ["read", db, "refused"],
+    ["env", "CYBEROS_MEMORY_TEAM_URL", "refused"],
+    ["tcp", otherHost, "refused"],
+  ];
+  try {
+    await probeSteps(t, ship, { cases: shipCases, dir, label: "ship" });
+    await probeSteps(t, admin, { cases: adminCases, dir, label: "init, enroll, verify" });
+  } finally {
+    team.close();
     other.close();
     await Deno.remove(dir, { recursive: true });
   }
