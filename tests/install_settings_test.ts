@@ -124,6 +124,7 @@ Deno.test("buildHookCommand() is absolute, shell-quoted and carries paths and fl
     socket: "/tmp/a b/s.sock",
     traceDir: "/tmp/a b/traces",
     event: "posttooluse",
+    toolDetail: "hash",
   });
   // Installed before the command began with `exec`: still ours, read the same.
   assert.deepEqual(parseHookCommand(command.replace(/^exec /, "")), parseHookCommand(command));

@@ -147,3 +147,39 @@ Deno.test("claude -p with install --tool-detail subject: Bash, Read and MCP rows
     }
   }
 });
+
+Deno.test("install --tool-detail subject through its task: the commands carry it and status says which mode", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cyberos-subject-" });
+  try {
+    await Deno.mkdir(`${dir}/proj`);
+    const env = {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: dir,
+      NO_COLOR: "1",
+      DENO_DIR: Deno.env.get("DENO_DIR") ||
+        `${Deno.env.get("XDG_CACHE_HOME") || `${Deno.env.get("HOME")}/.cache`}/deno`,
+      CYBEROS_MEMORY_SOCKET: `${dir}/c.sock`,
+      CYBEROS_MEMORY_TRACE_DIR: `${dir}/traces`,
+      CYBEROS_MEMORY_DB: `${dir}/c.db`,
+    };
+    const task = async (...args: string[]) => {
+      const output = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-q", "--no-prompt", "-P=installer", "install/start.ts", ...args],
+        cwd: new URL("..", import.meta.url),
+        clearEnv: true,
+        env,
+        stdin: "null",
+      }).output();
+      return new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+    };
+    assert.match(await task("install", `${dir}/proj`, "--tool-detail", "nope"), /--tool-detail/);
+    await task("install", `${dir}/proj`, "--tool-detail", "subject");
+    const settings = await Deno.readTextFile(`${dir}/proj/.claude/settings.json`);
+    assert.equal(settings.match(/--tool-detail subject/g)?.length, 16);
+    assert.match(await task("status", `${dir}/proj`), /\ntool detail: subject /);
+    await task("install", `${dir}/proj`);
+    assert.match(await task("status", `${dir}/proj`), /\ntool detail: hash /);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
