@@ -12,7 +12,7 @@
  */
 
 import assert from "node:assert/strict";
-import { blake3Hex, canonicalJson } from "../lib/hash.ts";
+import { oracleBlake3Hex, oracleCanonicalJson } from "./_oracle.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import { PAYLOAD_FIELDS, type StoredRow } from "../lib/rows.ts";
 import { redactText, redactValue } from "../lib/redact/mod.ts";
@@ -63,7 +63,7 @@ function expectedPayload(payload: Record<string, unknown>): Record<string, unkno
       const redacted = redactText(String(payload.prompt));
       return {
         ...common,
-        prompt_hash: blake3Hex(redacted.text),
+        prompt_hash: oracleBlake3Hex(redacted.text),
         prompt_redacted: redacted.text,
         redaction_match_count: redacted.matchCount,
         ...(payload.prompt_id !== undefined ? { prompt_id: payload.prompt_id } : {}),
@@ -77,7 +77,7 @@ function expectedPayload(payload: Record<string, unknown>): Record<string, unkno
       return {
         ...common,
         tool_name: payload.tool_name,
-        tool_args_hash: blake3Hex(canonicalJson(redactValue(payload.tool_input).value)),
+        tool_args_hash: oracleBlake3Hex(oracleCanonicalJson(redactValue(payload.tool_input).value)),
         outcome: payload.hook_event_name === "PostToolUse" ? "success" : "error",
         duration_ms: payload.duration_ms ?? null,
         ...(payload.tool_use_id !== undefined ? { tool_use_id: payload.tool_use_id } : {}),
