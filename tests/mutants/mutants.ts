@@ -159,6 +159,7 @@ export const MUTANTS: Mutant[] = [
     replace: "  if (!trusted) {",
     description: "the hook spools nothing in a trusted trace dir",
     tests: [HOOK_BYTES],
+    quick: true,
   },
   {
     id: "hook-spool-name-without-outcome",
@@ -198,6 +199,7 @@ export const MUTANTS: Mutant[] = [
     replace: "prompt_redacted: payload.prompt,",
     description: "the prompt sent unredacted",
     tests: [HOOK_BYTES],
+    quick: true,
   },
   {
     id: "draft-stop-message-unredacted",
@@ -263,6 +265,7 @@ export const MUTANTS: Mutant[] = [
     replace: "const redactedKey = key;",
     description: "object keys left unredacted",
     tests: [HOOK_BYTES],
+    quick: true,
   },
   {
     id: "redact-prefix-boundary",
@@ -299,6 +302,7 @@ export const MUTANTS: Mutant[] = [
     replace: "return digits > 0;",
     description: "Luhn accepts any digits",
     tests: ["tests/redact_engine_test.ts", "tests/redact_rules_test.ts"],
+    quick: true,
   },
   {
     id: "validator-luhn-double",
@@ -416,6 +420,7 @@ export const MUTANTS: Mutant[] = [
     replace: "Deno.writeFileSync(temp, bytes, { mode: 0o644 });",
     description: "spool files readable by other users",
     tests: [HOOK_BYTES],
+    quick: true,
   },
   {
     id: "spool-prune-ignores-bytes",
@@ -444,6 +449,7 @@ export const MUTANTS: Mutant[] = [
     replace: "",
     description: "a spool file whose name and frame id differ is ingested",
     tests: [EDGES],
+    quick: true,
   },
 
   // ingest
@@ -465,6 +471,7 @@ export const MUTANTS: Mutant[] = [
     replace: "",
     description: "a failed batch's ids stay queued, so the next drain skips them",
     tests: [COMMIT],
+    quick: true,
   },
   {
     id: "ingest-settled-kept",
@@ -485,6 +492,7 @@ export const MUTANTS: Mutant[] = [
     replace: "return blake3Hex(canonicalRow(row));",
     description: "a row's hash leaves out the previous hash",
     tests: [ORACLES],
+    quick: true,
   },
   {
     id: "chain-no-seq",
@@ -503,6 +511,7 @@ export const MUTANTS: Mutant[] = [
     replace: "",
     description: "canonical JSON keeps insertion order",
     tests: [ORACLES],
+    quick: true,
   },
   {
     id: "json-array-undefined",
@@ -523,6 +532,7 @@ export const MUTANTS: Mutant[] = [
     replace: "if (row.prev_hash === undefined) {",
     description: "the prev_hash column never compared",
     tests: [VERIFY],
+    quick: true,
   },
   {
     id: "verify-no-cwd-check",
@@ -550,6 +560,7 @@ export const MUTANTS: Mutant[] = [
     replace: "console.error(`cyberos-memory verify: ${error.message} (${db})`);\n      return 0;",
     description: "`deno task verify` exits 0 on a broken chain",
     tests: [VERIFY],
+    quick: true,
   },
 
   // permissions
@@ -629,6 +640,7 @@ export const MUTANTS: Mutant[] = [
     replace: 'if (typeof command === "string") {',
     description: "other tools' hooks taken for ours (and removed)",
     tests: ["tests/install_settings_test.ts"],
+    quick: true,
   },
   {
     id: "install-fixed-indent",
@@ -658,6 +670,7 @@ export const MUTANTS: Mutant[] = [
     replace: "export const HOOK_P95_BUDGET_MS = 60;",
     description: "the hook's p95 budget loosened",
     tests: [GATES],
+    quick: true,
   },
   {
     id: "gate-rows-per-second",
