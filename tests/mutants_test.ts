@@ -23,17 +23,16 @@ const ISSUE_25_SURVIVORS = [
 
 Deno.test("every mutant applies exactly once and names test files that exist", async () => {
   assert.equal(new Set(MUTANTS.map((m) => m.id)).size, MUTANTS.length, "ids are unique");
+  const stale: string[] = [];
   for (const mutant of MUTANTS) {
     const text = await Deno.readTextFile(`${ROOT}/${mutant.file}`);
-    assert.equal(
-      text.split(mutant.search).length - 1,
-      1,
-      `${mutant.id}: search text in ${mutant.file}`,
-    );
+    const found = text.split(mutant.search).length - 1;
+    if (found !== 1) stale.push(`${mutant.id}: search text found ${found} times in ${mutant.file}`);
     assert.notEqual(mutant.search, mutant.replace, mutant.id);
     assert.ok(mutant.tests.length > 0, mutant.id);
     for (const test of mutant.tests) assert.ok(Deno.statSync(`${ROOT}/${test}`).isFile, test);
   }
+  assert.deepEqual(stale, [], "fix these mutants to plant their bug in the code as it is now");
 });
 
 Deno.test("the seven survivors of issue 25 are mutants in the CI subset", () => {
