@@ -68,13 +68,13 @@ function assertExactlyOnce(db: string, frames: Frame[]): void {
 }
 
 async function withStore(
-  fn: (context: { dir: string; db: string; traceDir: string; store: Store }) => Promise<void>,
+  fn: (context: { dir: string; db: string; traceDir: string; store: Store }) => void,
 ): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "cyberos-commit-" });
   const db = `${dir}/capture.db`;
   const store = openStore(db);
   try {
-    await fn({ dir, db, traceDir: `${dir}/traces`, store });
+    fn({ dir, db, traceDir: `${dir}/traces`, store });
   } finally {
     store.close();
     await Deno.remove(dir, { recursive: true });
@@ -98,7 +98,7 @@ function failCommits(store: Store, failures: number): { failed: () => number } {
 }
 
 Deno.test("Ingest: a store that throws at the commit keeps every spool file; a later commit stores each row once", async () => {
-  await withStore(async ({ db, traceDir, store }) => {
+  await withStore(({ db, traceDir, store }) => {
     const frames = Array.from({ length: 5 }, (_, i) => testFrame(i + 1));
     const names = spoolFrames(traceDir, frames).map((path) => path.split("/").pop()!).sort();
     const injected = failCommits(store, 2);
@@ -117,7 +117,7 @@ Deno.test("Ingest: a store that throws at the commit keeps every spool file; a l
 });
 
 Deno.test("Ingest: a store that throws on the 3rd row of a batch commits none of it and loses none of it", async () => {
-  await withStore(async ({ db, traceDir, store }) => {
+  await withStore(({ db, traceDir, store }) => {
     const frames = Array.from({ length: 6 }, (_, i) => testFrame(i + 1));
     const names = spoolFrames(traceDir, frames).map((path) => path.split("/").pop()!).sort();
     const append = store.append.bind(store);
@@ -138,7 +138,7 @@ Deno.test("Ingest: a store that throws on the 3rd row of a batch commits none of
 });
 
 Deno.test("Ingest: frames from the socket whose commit fails stay in the spool the hook wrote", async () => {
-  await withStore(async ({ db, traceDir, store }) => {
+  await withStore(({ db, traceDir, store }) => {
     const frames = [testFrame(1), testFrame(2)];
     spoolFrames(traceDir, frames);
     failCommits(store, 1);
