@@ -121,7 +121,9 @@ function expectedLifecycle(
   const out: Record<string, unknown> = { session_id: payload.session_id };
   if (spec.tool) {
     out.tool_name = redacted(payload.tool_name);
-    out.tool_args_hash = blake3Hex(canonicalJson(redactValue(payload.tool_input ?? {}).value));
+    out.tool_args_hash = oracleBlake3Hex(
+      oracleCanonicalJson(redactValue(payload.tool_input ?? {}).value),
+    );
   }
   for (const [name, type] of Object.entries(spec.fields)) {
     if (typeof payload[name] !== "string") continue;
