@@ -41,6 +41,7 @@ const VERIFY = "tests/verify_tamper_test.ts";
 const ORACLES = "tests/oracle_test.ts";
 const GATES = "tests/bench_gates_test.ts";
 const EDGES = "tests/edges_test.ts";
+const ACCEPTANCE = "tests/acceptance_test.ts";
 
 /**
  * The test files that existed for each module before issue 25. A full run
@@ -680,5 +681,59 @@ export const MUTANTS: Mutant[] = [
     replace: "export const MIN_ROWS_PER_SECOND = 500;",
     description: "the ingest gate loosened",
     tests: [GATES],
+  },
+
+  // The spec's acceptance criteria: each breaks the one behaviour its test names.
+  {
+    id: "acceptance-prompt-hash-not-redacted",
+    module: "acceptance",
+    file: "lib/rows.ts",
+    search: "draft.prompt_hash = blake3Hex(draft.prompt_redacted);",
+    replace: "draft.prompt_hash = blake3Hex(`${draft.prompt_redacted}\\n`);",
+    description: "prompt_hash is no longer the hash of the redacted prompt",
+    tests: [ACCEPTANCE],
+    filter: "AC 1:",
+  },
+  {
+    id: "acceptance-stop-counts-successes-only",
+    module: "acceptance",
+    file: "lib/store.ts",
+    search: "COALESCE(SUM(kind = ?), 0) AS tools,",
+    replace:
+      "COALESCE(SUM(kind = ? AND json_extract(payload, '$.outcome') = 'success'), 0) AS tools,",
+    description: "a Stop's tool_use_count leaves out failed tool runs",
+    tests: [ACCEPTANCE],
+    filter: "AC 14:",
+  },
+  {
+    id: "acceptance-status-first-line",
+    module: "acceptance",
+    file: "install/_status.ts",
+    search: 'if (missing.length === 0) return "installed";',
+    replace: 'if (missing.length === 0) return "partly installed: none";',
+    description: "status no longer says installed",
+    tests: [ACCEPTANCE],
+    filter: "AC 22:",
+  },
+  {
+    id: "acceptance-redactions-label",
+    module: "acceptance",
+    file: "daemon/_otel.ts",
+    search: "if (count > 0) instruments.hookRedactions.add(count, { pattern });",
+    replace:
+      'if (count > 0) instruments.hookRedactions.add(count, { pattern: pattern.replaceAll("_", "-") });',
+    description: "the redaction counter's pattern label is not the spec's name",
+    tests: [ACCEPTANCE],
+    filter: "AC 24:",
+  },
+  {
+    id: "acceptance-hook-prints",
+    module: "acceptance",
+    file: "hook/main.ts",
+    search: "Deno.exit(0);",
+    replace: 'console.log("captured");\nDeno.exit(0);',
+    description: "the hook prints on stdout (Claude Code would feed it to the model)",
+    tests: [ACCEPTANCE],
+    filter: "MUST 2:",
   },
 ];
