@@ -16,6 +16,7 @@ import { spoolDir } from "../lib/paths.ts";
 import { openStore, type Store } from "../lib/store.ts";
 import { prepareTraceDir } from "../lib/trace_id.ts";
 import { Ingest } from "./_ingest.ts";
+import { lockStore, type StoreLock } from "./_store_lock.ts";
 import { debug, log, setDebug } from "./_log.ts";
 import { drainSpool, pruneTraceIds } from "./_spool_drain.ts";
 import { noTelemetry, type Telemetry } from "./_telemetry.ts";
@@ -150,6 +151,14 @@ async function serveConnection(
 async function main(): Promise<void> {
   const args = parseArgs(Deno.args);
   setDebug(args.debug);
+  let storeLock: StoreLock;
+  try {
+    storeLock = lockStore(args.db, { socket: args.socket, uid: Deno.uid() ?? -1 });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  // An orphan would hold the socket and the store for good: stop when the launcher goes.
+  const launcherPid = Deno.ppid;
   let store: Store;
   try {
     store = openStore(args.db);
@@ -185,6 +194,7 @@ async function main(): Promise<void> {
 
   const tick = () => {
     if (stopping) return;
+    if (Deno.ppid !== launcherPid) return void shutdown("the process that started it is gone");
     try {
       const current = Deno.lstatSync(args.socket);
       if (current.ino !== socketIno) return void shutdown("the socket file was replaced");
@@ -219,6 +229,7 @@ async function main(): Promise<void> {
     try {
       ingest.flush();
       store.close();
+      storeLock.release();
     } catch (error) {
       log(
         "ERROR",

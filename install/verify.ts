@@ -1,6 +1,7 @@
 /**
  * `deno task verify`: walks the hash chain of the store. Exit 0 and a count
- * when intact; exit 1 naming the first bad `seq` when not.
+ * when intact; exit 1 naming the first bad `seq` when not, or when there is
+ * no store to verify (the command line itself is checked by `install/main.ts`).
  *
  * @module
  */
@@ -9,18 +10,14 @@ import { ChainBrokenError } from "../lib/chain.ts";
 import { resolvePaths } from "../lib/paths.ts";
 import { openStore } from "../lib/store.ts";
 
-/** Runs `verify` with its command-line arguments; returns the exit code. */
-export function runVerify(args: string[]): number {
-  if (args.length > 0) {
-    console.error(`cyberos-memory verify: unexpected argument "${args[0]}"; verify takes none`);
-    return 2;
-  }
+/** Runs `verify`; returns the exit code. */
+export function runVerify(): number {
   let db: string;
   try {
     db = resolvePaths((name) => Deno.env.get(name)).db;
   } catch (error) {
     console.error(`cyberos-memory verify: ${(error as Error).message}`);
-    return 2;
+    return 1;
   }
   let store;
   try {
@@ -31,7 +28,7 @@ export function runVerify(args: string[]): number {
         (error as Error).message
       }; start the daemon once or set CYBEROS_MEMORY_DB`,
     );
-    return 2;
+    return 1;
   }
   const started = performance.now();
   try {
