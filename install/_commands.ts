@@ -8,7 +8,7 @@
  * @module
  */
 
-import { type CommandLine, type CommandSpec, UsageError } from "../lib/cli.ts";
+import { allowedEmailDomains, type CommandLine, type CommandSpec, UsageError } from "../lib/cli.ts";
 
 const SCOPES = `Scopes (Claude Code reads all three; the more specific wins):
   <project>          <project>/.claude/settings.json, shared through git
@@ -153,14 +153,7 @@ export function scopeArgs(line: CommandLine): ScopeArgs {
   if (!user && project === undefined) {
     throw new UsageError("no project given; name the project folder, or pass --user");
   }
-  const allowEmailDomains = line.options.get("--allow-email-domain") ?? [];
-  for (const domain of allowEmailDomains) {
-    if (!/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(domain)) {
-      throw new UsageError(
-        `--allow-email-domain needs a domain such as example.com, got "${domain}"`,
-      );
-    }
-  }
+  const allowEmailDomains = allowedEmailDomains(line);
   const absolute = (name: string) => {
     const value = line.options.get(name)?.[0];
     if (value !== undefined && !value.startsWith("/")) {

@@ -204,7 +204,8 @@ export function summary(
       const firstLine = text.split("\n", 1)[0]!.trim();
       const lines = text.split("\n").length;
       const source = p.prompt_source ? ` (${clip(String(p.prompt_source), 40)})` : "";
-      return `${clip(firstLine, 100)}${lines > 1 ? ` (+${lines - 1} lines)` : ""}${source}`;
+      const more = lines > 1 ? ` (+${countOf(lines - 1, "line")})` : "";
+      return `${clip(firstLine, 100)}${more}${source}`;
     }
     case ROW_KINDS.toolUse: {
       const outcomes = new Set(runs.map((run) => run.payload.outcome));

@@ -132,6 +132,24 @@ export function hasOption(line: CommandLine, name: string): boolean {
   return line.options.has(name);
 }
 
+/**
+ * The values of `--allow-email-domain D` (install, the hook, redact: one
+ * spelling, repeatable, one domain each).
+ *
+ * @throws {UsageError} for a value that is not a domain name (a comma list, say).
+ */
+export function allowedEmailDomains(line: CommandLine): string[] {
+  const domains = line.options.get("--allow-email-domain") ?? [];
+  for (const domain of domains) {
+    if (!/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(domain)) {
+      throw new UsageError(
+        `--allow-email-domain needs one domain such as example.com (repeat the option for more), got "${domain}"`,
+      );
+    }
+  }
+  return domains;
+}
+
 /** The line for stderr: `cyberos-memory <command>: <message>`. */
 export function errorLine(command: string, message: string): string {
   return `cyberos-memory ${command}: ${message}`;
@@ -165,6 +183,25 @@ export async function runCommand(
     if (!(error instanceof UsageError)) throw error;
     writeLines(Deno.stderr, [errorLine(spec.command, error.message)]);
     return EXIT.usage;
+  }
+}
+
+/**
+ * For scripts that run at the top level (`bench`, `bundle`, `test`): parses
+ * `argv`, or prints the usage and exits 0 for `--help`/`-h`, or prints the
+ * error and exits 2, before the script does anything.
+ */
+export function parseOrExit(spec: CommandSpec, argv: readonly string[]): CommandLine {
+  if (wantsHelp(argv)) {
+    writeLines(Deno.stdout, [spec.usage.trimEnd()]);
+    Deno.exit(EXIT.done);
+  }
+  try {
+    return parseCommandLine(spec, argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    writeLines(Deno.stderr, [errorLine(spec.command, error.message)]);
+    Deno.exit(EXIT.usage);
   }
 }
 
