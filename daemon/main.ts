@@ -149,6 +149,13 @@ async function serveConnection(
 }
 
 async function main(): Promise<void> {
+  // Listening for signals before the socket exists: one that came in between
+  // would kill the daemon outright and leave its socket behind.
+  let stopSignal: Deno.Signal | undefined;
+  let onSignal = (signal: Deno.Signal) => void (stopSignal ??= signal);
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    Deno.addSignalListener(signal, () => onSignal(signal));
+  }
   const args = parseArgs(Deno.args);
   setDebug(args.debug);
   let storeLock: StoreLock;
@@ -246,8 +253,8 @@ async function main(): Promise<void> {
     Deno.exit(code);
   }
 
-  Deno.addSignalListener("SIGTERM", () => void shutdown("SIGTERM"));
-  Deno.addSignalListener("SIGINT", () => void shutdown("SIGINT"));
+  onSignal = (signal) => void shutdown(signal);
+  if (stopSignal !== undefined) void shutdown(stopSignal);
   tick();
 
   try {

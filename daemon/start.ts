@@ -19,7 +19,14 @@ import {
   type DaemonPermissionPaths,
 } from "../lib/permissions.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
-import { type CommandLine, type CommandSpec, EXIT, optionValue, runCommand } from "../lib/cli.ts";
+import {
+  type CommandLine,
+  type CommandSpec,
+  EXIT,
+  optionValue,
+  runCommand,
+  UsageError,
+} from "../lib/cli.ts";
 
 /** What `deno task start --help` prints. */
 export const START_USAGE =
@@ -100,13 +107,14 @@ async function start(line: CommandLine): Promise<number> {
       const value = optionValue(line, option);
       if (value === undefined) continue;
       if (!value.startsWith("/")) {
-        throw new TypeError(`${option} needs an absolute path, got "${value}"`);
+        throw new UsageError(`${option} needs an absolute path, got "${value}"`);
       }
       paths[key] = value.length > 1 && value.endsWith("/") ? value.slice(0, -1) : value;
     }
     const endpoint = env("OTEL_EXPORTER_OTLP_ENDPOINT");
     if (endpoint) otlpHost = otlpHostOf(endpoint);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     console.error(`cyberos-memory start: ${(error as Error).message}`);
     return EXIT.failed;
   }
@@ -123,7 +131,7 @@ async function start(line: CommandLine): Promise<number> {
       { ...paths, ...(otlpHost ? { otlpHost } : {}) },
       line.options.has("--debug") ? ["--debug"] : [],
     ),
-    { env: childEnv, stdin: "null" },
+    { env: childEnv, stdin: "null", followNpx: true },
   );
 }
 

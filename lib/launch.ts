@@ -2,7 +2,8 @@
  * Starts an entry in a child Deno with flags computed at run time, for the
  * entries whose exact paths a named permission set in `deno.json` cannot
  * spell (they depend on `$HOME`, `$XDG_DATA_HOME` or the command line). The
- * launcher itself may only read the environment and `/proc`, and run `deno`.
+ * launcher itself may only read the environment and run `deno` (and, for
+ * `start`, `ps`).
  *
  * The child must not outlive whoever started it: SIGINT and SIGTERM are passed
  * on, and the launcher also stops the child when its own parent goes (a
@@ -24,6 +25,13 @@ export interface RunDenoOptions {
    * @default {"inherit"}
    */
   stdin?: "inherit" | "null";
+  /**
+   * Also stop the child when npx's shell goes (see the module comment); needs
+   * `run=ps`, since Deno lets nothing less than `--allow-all` read `/proc`.
+   *
+   * @default {false}
+   */
+  followNpx?: boolean;
 }
 
 /**
@@ -47,12 +55,15 @@ export async function runDeno(args: string[], options: RunDenoOptions): Promise<
     }
   }]);
   for (const [signal, handler] of forward) Deno.addSignalListener(signal, handler);
-  const orphaned = watchOrphaning(() => {
-    try {
-      child.kill("SIGTERM");
-    } catch {
-      // Exited already.
-    }
+  const orphaned = watchOrphaning({
+    followNpx: options.followNpx ?? false,
+    onOrphaned: () => {
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        // Exited already.
+      }
+    },
   });
   const { code } = await child.status;
   clearInterval(orphaned);
@@ -64,22 +75,33 @@ export async function runDeno(args: string[], options: RunDenoOptions): Promise<
 const ORPHAN_CHECK_MS = 500;
 
 /**
- * Calls `onOrphaned` once when this process's parent changes, or, when npm
- * started us (`npm_command` is set), when our parent's parent changes.
- * Outside npm a grandparent may go on purpose (`nohup deno task start &`
- * and a closed terminal), so only the parent counts there.
+ * Calls `onOrphaned` once when this process's parent changes, or, with
+ * `followNpx` when npm started us (`npm_command` is set), when our parent's
+ * parent changes. Outside npm a grandparent may go on purpose
+ * (`nohup deno task start &` and a closed terminal), so only the parent
+ * counts there.
  */
-function watchOrphaning(onOrphaned: () => void): ReturnType<typeof setInterval> {
+function watchOrphaning(
+  options: { followNpx: boolean; onOrphaned: () => void },
+): ReturnType<typeof setInterval> {
   const parent = Deno.ppid;
-  const underNpm = readEnv("npm_command") !== undefined;
-  const grandparent = underNpm ? parentOf(parent) : undefined;
-  const timer = setInterval(() => {
-    const parentsParent = grandparent === undefined ? undefined : parentOf(parent);
-    const gone = Deno.ppid !== parent ||
-      (parentsParent !== undefined && parentsParent !== grandparent);
-    if (!gone) return;
-    clearInterval(timer);
-    onOrphaned();
+  const grandparent = options.followNpx && readEnv("npm_command") !== undefined
+    ? parentOf(parent)
+    : Promise.resolve(undefined);
+  let checking = false;
+  const timer = setInterval(async () => {
+    if (checking) return;
+    checking = true;
+    try {
+      const expected = await grandparent;
+      const now = expected === undefined ? undefined : await parentOf(parent);
+      const gone = Deno.ppid !== parent || (now !== undefined && now !== expected);
+      if (!gone) return;
+      clearInterval(timer);
+      options.onOrphaned();
+    } finally {
+      checking = false;
+    }
   }, ORPHAN_CHECK_MS);
   return timer;
 }
@@ -93,17 +115,20 @@ function readEnv(name: string): string | undefined {
   }
 }
 
-/** The parent pid of `pid` from `/proc` (Linux); `undefined` where there is none. */
-function parentOf(pid: number): number | undefined {
-  let stat: string;
+/** The parent pid of `pid` as `ps` tells it; `undefined` when it cannot say. */
+async function parentOf(pid: number): Promise<number | undefined> {
   try {
-    stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const output = await new Deno.Command("ps", {
+      args: ["-o", "ppid=", "-p", String(pid)],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const ppid = Number(new TextDecoder().decode(output.stdout).trim());
+    return output.success && Number.isInteger(ppid) && ppid > 0 ? ppid : undefined;
   } catch {
     return undefined;
   }
-  // "pid (command) state ppid …": the command may hold spaces and parentheses.
-  const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-  return Number.isInteger(ppid) ? ppid : undefined;
 }
 
 /** The named variables' values, leaving out those not set. */
