@@ -273,7 +273,7 @@ export async function runTail(
         : { sessionId: resolveSession(store, parsed.sessionPrefix) }),
       ...(parsed.project === undefined ? {} : { cwdWithin: parsed.project }),
       ...(parsed.kind === undefined ? {} : { kind: parsed.kind }),
-      ...(parsed.sinceMs === undefined ? {} : { sinceNs: BigInt(parsed.sinceMs) * 1_000_000n }),
+      ...(parsed.sinceMs === undefined ? {} : { sinceNs: sinceNs(parsed.sinceMs) }),
     };
     const color = Deno.stdout.isTerminal() && !Deno.noColor;
     const show = (rows: StoredRow[]) =>
@@ -293,6 +293,15 @@ export async function runTail(
   } finally {
     store.close();
   }
+}
+
+/** The largest time SQLite's 64-bit integers hold in ns (April 2262). */
+const MAX_NS = 2n ** 63n - 1n;
+
+/** A time in ms as ns, capped at what the store can compare. */
+function sinceNs(ms: number): bigint {
+  const ns = BigInt(Math.floor(ms)) * 1_000_000n;
+  return ns > MAX_NS ? MAX_NS : ns < 0n ? 0n : ns;
 }
 
 /** The one session id starting with `prefix`. */
