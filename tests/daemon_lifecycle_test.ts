@@ -231,3 +231,43 @@ Deno.test("npx's SIGTERM, which reaches only the shell it started, stops the dae
     await cleanUp(started);
   }
 });
+
+Deno.test("deno task start --socket --db --trace-dir (the usage it prints) runs the daemon there", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cyberos-life-" });
+  const socket = `${dir}/flags.sock`;
+  const db = `${dir}/flags/capture.db`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "start", "--socket", socket, "--db", db, "--trace-dir", `${dir}/t`],
+    cwd: ROOT,
+    clearEnv: true,
+    // The environment names other paths: the options win, and the flags follow them.
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      DENO_DIR,
+      HOME: dir,
+      CYBEROS_MEMORY_SOCKET: `${dir}/env.sock`,
+      CYBEROS_MEMORY_DB: `${dir}/env/capture.db`,
+    },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const started: Started = { child, socket, db, dir, stderr: () => "" };
+  try {
+    const deadline = Date.now() + 30_000;
+    while (!isSocket(socket)) {
+      if (Date.now() > deadline) throw new Error("the daemon did not listen on --socket");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await sendRaw(socket, encodeFrame(testFrame(1)));
+    assert.equal((await waitForRows(db, 1)).length, 1, "rows go to --db");
+    const pid = daemonPid(db);
+    child.kill("SIGTERM");
+    await assertStops(started, pid);
+    assert.equal((await child.status).code, 0);
+    assert.throws(() => Deno.lstatSync(`${dir}/env.sock`), Deno.errors.NotFound);
+  } finally {
+    await child.stderr.cancel();
+    await cleanUp(started);
+  }
+});
