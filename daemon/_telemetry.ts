@@ -32,3 +32,25 @@ export function noTelemetry(): Telemetry {
     shutdown: () => Promise.resolve(),
   };
 }
+
+/**
+ * What the daemon's start line says about export: off, or on and where to
+ * (the endpoint without any user name or password it may carry).
+ */
+export function exportNote(env: (name: string) => string | undefined): string {
+  const endpoint = env("OTEL_EXPORTER_OTLP_ENDPOINT");
+  if (env("OTEL_DENO") !== "true" || !endpoint) {
+    return "OpenTelemetry export off (set OTEL_EXPORTER_OTLP_ENDPOINT to turn it on)";
+  }
+  let shown = endpoint;
+  try {
+    const url = new URL(endpoint);
+    url.username = "";
+    url.password = "";
+    shown = url.href;
+  } catch {
+    // The launcher refuses such an endpoint; shown as given if one gets here anyway.
+  }
+  const protocol = env("OTEL_EXPORTER_OTLP_PROTOCOL");
+  return `OpenTelemetry export on, to ${shown}${protocol ? ` (${protocol})` : ""}`;
+}

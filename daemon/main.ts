@@ -19,7 +19,7 @@ import { Ingest } from "./_ingest.ts";
 import { lockStore, type StoreLock } from "./_store_lock.ts";
 import { debug, log, setDebug } from "./_log.ts";
 import { drainSpool, pruneTraceIds } from "./_spool_drain.ts";
-import { noTelemetry, type Telemetry } from "./_telemetry.ts";
+import { exportNote, noTelemetry, type Telemetry } from "./_telemetry.ts";
 
 const TICK_MS = 2000;
 const PRUNE_EVERY_TICKS = 30;
@@ -192,7 +192,9 @@ async function main(): Promise<void> {
   Deno.chmodSync(args.socket, 0o600);
   const socketIno = Deno.lstatSync(args.socket).ino;
   console.log(
-    `cyberos-memory daemon: listening on ${args.socket}; store ${args.db} (${store.count()} rows); spool ${spool}`,
+    `cyberos-memory daemon: listening on ${args.socket}; store ${args.db} (${store.count()} rows); spool ${spool}; ${
+      exportNote((name) => Deno.env.get(name))
+    }`,
   );
 
   const open = new Set<Promise<void>>();

@@ -13,6 +13,7 @@
  */
 
 import { resolvePaths } from "../lib/paths.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 import {
   DAEMON_ENV_VARS,
   daemonPermissionFlags,
@@ -53,7 +54,7 @@ const START_SPEC: CommandSpec = {
   ],
 };
 
-const DAEMON_SCRIPT = new URL("./main.ts", import.meta.url).pathname;
+const DAEMON_SCRIPT = fileUrlToPath(new URL("./main.ts", import.meta.url));
 
 /**
  * The `deno` arguments that run the daemon on `paths` with exactly the flags
@@ -78,14 +79,23 @@ export function daemonRunArgs(
   ];
 }
 
-/** The OTLP endpoint's `host:port`, for `--allow-net`. */
+/**
+ * The OTLP endpoint's `host:port`, for `--allow-net`.
+ *
+ * @throws {TypeError} when the endpoint is not an http or https URL with a
+ * host: `localhost:4318` parses as a URL of scheme `localhost:` and would
+ * export nothing, silently.
+ */
 export function otlpHostOf(endpoint: string): string {
-  let url: URL;
+  let url: URL | undefined;
   try {
     url = new URL(endpoint);
   } catch {
+    url = undefined;
+  }
+  if (url === undefined || !["http:", "https:"].includes(url.protocol) || url.hostname === "") {
     throw new TypeError(
-      `Cannot use OTEL_EXPORTER_OTLP_ENDPOINT: "${endpoint}" is not a URL, give one like http://127.0.0.1:4318`,
+      `Cannot use OTEL_EXPORTER_OTLP_ENDPOINT: "${endpoint}" is not an http or https URL; give one like http://127.0.0.1:4318`,
     );
   }
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
@@ -94,10 +104,10 @@ export function otlpHostOf(endpoint: string): string {
 
 async function start(line: CommandLine): Promise<number> {
   const env = (name: string) => Deno.env.get(name);
-  let paths;
   let otlpHost: string | undefined;
+  let args: string[];
   try {
-    paths = resolvePaths(env);
+    const paths = resolvePaths(env);
     for (
       const [option, key] of [["--socket", "socket"], ["--db", "db"], [
         "--trace-dir",
@@ -113,6 +123,10 @@ async function start(line: CommandLine): Promise<number> {
     }
     const endpoint = env("OTEL_EXPORTER_OTLP_ENDPOINT");
     if (endpoint) otlpHost = otlpHostOf(endpoint);
+    args = daemonRunArgs(
+      { ...paths, ...(otlpHost ? { otlpHost } : {}) },
+      line.options.has("--debug") ? ["--debug"] : [],
+    );
   } catch (error) {
     if (error instanceof UsageError) throw error;
     console.error(`cyberos-memory start: ${(error as Error).message}`);
@@ -126,13 +140,7 @@ async function start(line: CommandLine): Promise<number> {
     childEnv.OTEL_DENO = "true";
     childEnv.OTEL_SERVICE_NAME ??= "cyberos-memory-capture";
   }
-  return await runDeno(
-    daemonRunArgs(
-      { ...paths, ...(otlpHost ? { otlpHost } : {}) },
-      line.options.has("--debug") ? ["--debug"] : [],
-    ),
-    { env: childEnv, stdin: "null", followNpx: true },
-  );
+  return await runDeno(args, { env: childEnv, stdin: "null", followNpx: true });
 }
 
 if (import.meta.main) Deno.exit(await runCommand(START_SPEC, Deno.args, start));

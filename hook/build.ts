@@ -2,7 +2,7 @@
  * `deno task bundle`: builds `hook/dist/hook.js`, the one file `install`
  * points at, from `hook/main.ts`.
  *
- * Three steps, each measured to pay (README, Performance):
+ * Three steps, each measured to pay (bench/README.md):
  *
  * 1. `deno bundle --minify` inlines every module, so Deno loads one file
  *    instead of ~45.
@@ -23,6 +23,7 @@ import { parse } from "acorn";
 import { fullAncestor } from "acorn-walk";
 import { DEFAULT_HOOK_SCRIPT } from "../lib/hook_command.ts";
 import { type CommandSpec, EXIT, optionValue, parseOrExit } from "../lib/cli.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 
 const BUNDLE_SPEC: CommandSpec = {
   command: "bundle",
@@ -37,7 +38,7 @@ Exit codes: 0 written, 1 failed (nothing written), 2 bad usage.`,
   options: [{ name: "--out", value: "PATH" }],
 };
 
-const ENTRY = new URL("./main.ts", import.meta.url).pathname;
+const ENTRY = fileUrlToPath(new URL("./main.ts", import.meta.url));
 
 interface Span {
   start: number;

@@ -5,7 +5,7 @@
  * whatever happens; anything but `ok` is one WARN line on stderr.
  *
  * Usage: `hook/main.ts [--socket PATH] [--trace-dir PATH] [--allow-email-domain D]... EVENT`
- * (the paths default to DESIGN.md's defaults; the hook never reads the environment).
+ * (the paths default to DESIGN.md's defaults; of the environment the hook reads only `TRACEPARENT`).
  * Two test seams, never written by `install`: `--fail-redaction` makes the
  * redactor throw (the fail-closed path), `--as-uid N` makes the trust checks
  * expect another uid (for tests that cannot chown a socket).
@@ -29,6 +29,7 @@ import { pruneSpool, spoolFileName, writeSpoolFile } from "../lib/spool.ts";
 import { distrustOf, fallbackTraceId, prepareTraceDir, sessionTraceId } from "../lib/trace_id.ts";
 import type { Outcome } from "../lib/outcomes.ts";
 import { decodeUtf8 } from "../lib/utf8.ts";
+import { traceparentFromEnv } from "../lib/traceparent.ts";
 
 interface HookArgs {
   event: HookEvent;
@@ -196,6 +197,7 @@ async function main(): Promise<void> {
   const { traceId, trusted } = traceIdFor(args, parsed.payload.session_id, uid);
   const capturedAtNs = Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3;
   const draft = draftFor(args, parsed, { traceId, capturedAtNs });
+  const traceparent = traceparentFromEnv();
   const frame: Frame = {
     v: FRAME_VERSION,
     id: newFrameId(),
@@ -207,6 +209,7 @@ async function main(): Promise<void> {
       ended_at_ns: Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3,
       outcome: draft.kind === ROW_KINDS.redactionFailed ? "redaction_failed" : "ok",
       redactions: draft.counts,
+      ...(traceparent === undefined ? {} : { traceparent }),
     },
   };
   let bytes: Uint8Array;

@@ -15,17 +15,19 @@
  */
 
 import {
+  hookPermissionFlags,
   INSTALL_ENV_VARS,
   installPermissionFlags,
   statusPermissionFlags,
 } from "../lib/permissions.ts";
 import { resolvePaths } from "../lib/paths.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 import { type CommandLine, errorLine, EXIT, runCommand, writeLines } from "../lib/cli.ts";
 import { resolveTarget, UserError } from "./_files.ts";
 import { INSTALL_SPEC, scopeArgs, STATUS_SPEC, UNINSTALL_SPEC } from "./_commands.ts";
 
-const MAIN = decodeURIComponent(new URL("./main.ts", import.meta.url).pathname);
+const MAIN = fileUrlToPath(new URL("./main.ts", import.meta.url));
 
 const SPECS = { install: INSTALL_SPEC, uninstall: UNINSTALL_SPEC, status: STATUS_SPEC };
 
@@ -33,11 +35,17 @@ async function launch(command: keyof typeof SPECS, line: CommandLine): Promise<n
   const env = (name: string) => Deno.env.get(name);
   const scope = scopeArgs(line);
   let target;
-  let socket;
+  let flags;
   try {
     target = resolveTarget(scope.project, { user: scope.user, local: scope.local, env });
-    socket = resolvePaths(env).socket;
+    const paths = resolvePaths(env);
     if (scope.denoPath !== undefined) checkExecutable(scope.denoPath);
+    // The hook command that install writes carries the socket and trace dir in its own flags.
+    if (command === "install") hookPermissionFlags(paths);
+    flags = command === "status" ? statusPermissionFlags(paths) : installPermissionFlags({
+      claudeDir: target.claudeDir,
+      ...(target.project === undefined ? {} : { project: target.project }),
+    });
   } catch (error) {
     if (!(error instanceof UserError) && !(error instanceof TypeError)) throw error;
     writeLines(Deno.stderr, [errorLine(command, (error as Error).message)]);
@@ -54,10 +62,7 @@ async function launch(command: keyof typeof SPECS, line: CommandLine): Promise<n
   return await runDeno([
     "run",
     "-q",
-    ...(command === "status" ? statusPermissionFlags({ socket }) : installPermissionFlags({
-      claudeDir: target.claudeDir,
-      ...(target.project === undefined ? {} : { project: target.project }),
-    })),
+    ...flags,
     MAIN,
     command,
     ...childArgs,

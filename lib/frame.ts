@@ -10,6 +10,7 @@ import { isOutcome, type Outcome } from "./outcomes.ts";
 import { isRowKind, type RowKind } from "./kinds.ts";
 import { stringifyJson } from "./json.ts";
 import { isHex32 } from "./ids.ts";
+import { parseTraceparent } from "./traceparent.ts";
 
 /** The frame format version. */
 export const FRAME_VERSION = 1;
@@ -29,6 +30,11 @@ export interface HookTelemetry {
   outcome: Outcome;
   /** Replaced spans per redaction rule id. */
   redactions: Record<string, number>;
+  /**
+   * Claude Code's `TRACEPARENT` for this hook run (the turn's interaction
+   * span), when it set a well-formed one.
+   */
+  traceparent?: string;
 }
 
 /** One frame. */
@@ -80,6 +86,7 @@ const TELEMETRY_KEYS = new Set([
   "ended_at_ns",
   "outcome",
   "redactions",
+  "traceparent",
 ]);
 
 /**
@@ -168,6 +175,9 @@ export function validateFrame(value: unknown): Frame {
     !Object.values(redactions).every((n) => Number.isInteger(n) && (n as number) >= 0)
   ) {
     throw shape("telemetry.redactions must map rule ids to counts");
+  }
+  if ("traceparent" in telemetry && parseTraceparent(telemetry.traceparent) === undefined) {
+    throw shape("telemetry.traceparent must be a version-00 traceparent");
   }
   return value as unknown as Frame;
 }

@@ -8,6 +8,22 @@
  */
 
 import { dirname } from "./paths.ts";
+import { TRACEPARENT_ENV } from "./traceparent.ts";
+
+/**
+ * Refuses a path Deno's permission flags cannot name. A flag's list is split
+ * at every comma, with no escape: `--allow-write=/tmp/a,b` would grant
+ * `/tmp/a` and `./b` instead, and the entry would then fail half way.
+ *
+ * @throws {TypeError} naming the path, when it holds a comma.
+ */
+export function assertFlagPath(path: string, what: string): void {
+  if (path.includes(",")) {
+    throw new TypeError(
+      `Cannot use the ${what} "${path}": Deno's permission flags cannot name a path holding a comma; choose a path without one`,
+    );
+  }
+}
 
 /** Paths the hook may touch. */
 export interface HookPermissionPaths {
@@ -20,10 +36,14 @@ export interface HookPermissionPaths {
 /**
  * The hook's flags: read and write only its trace dir and socket, connect only
  * to that socket, learn its own uid (to refuse a trace dir or socket another
- * user planted); no env, run, ffi or other network.
+ * user planted), read one variable, `TRACEPARENT` (Claude Code's turn span, to
+ * place the hook's span in Claude Code's trace); no other env, no run, ffi or
+ * other network.
  */
 export function hookPermissionFlags(paths: HookPermissionPaths): string[] {
   const { socket, traceDir } = paths;
+  assertFlagPath(socket, "socket");
+  assertFlagPath(traceDir, "trace dir");
   return [
     // The hook runs in the user's project: its deno.json, lock file or import map must not apply,
     // and nothing may be fetched.
@@ -35,6 +55,7 @@ export function hookPermissionFlags(paths: HookPermissionPaths): string[] {
     `--allow-write=${traceDir},${socket}`,
     `--allow-net=unix:${socket}`,
     "--allow-sys=uid",
+    `--allow-env=${TRACEPARENT_ENV}`,
   ];
 }
 
@@ -63,6 +84,9 @@ export const DAEMON_ENV_VARS = [
 export function daemonPermissionFlags(paths: DaemonPermissionPaths): string[] {
   const { socket, traceDir, db, otlpHost } = paths;
   const dbDir = dirname(db);
+  assertFlagPath(socket, "socket");
+  assertFlagPath(traceDir, "trace dir");
+  assertFlagPath(db, "store");
   const net = [`unix:${socket}`, ...(otlpHost ? [otlpHost] : [])];
   return [
     "--no-prompt",
@@ -100,6 +124,8 @@ export interface InstallPermissionPaths {
  */
 export function installPermissionFlags(paths: InstallPermissionPaths): string[] {
   const { project, claudeDir } = paths;
+  if (project !== undefined) assertFlagPath(project, "project");
+  assertFlagPath(claudeDir, "settings folder");
   const read = project === undefined ? [claudeDir] : [project, claudeDir];
   return [
     "--no-prompt",
@@ -119,6 +145,7 @@ export function installPermissionFlags(paths: InstallPermissionPaths): string[] 
  */
 export function statusPermissionFlags(paths: { socket: string }): string[] {
   const { socket } = paths;
+  assertFlagPath(socket, "socket");
   return [
     "--no-prompt",
     "--allow-read",

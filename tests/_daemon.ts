@@ -8,6 +8,7 @@
 
 import { daemonRunArgs } from "../daemon/start.ts";
 import { openStore } from "../lib/store.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 import { DEFAULT_HOOK_SCRIPT, hookCommandWords } from "../lib/hook_command.ts";
 import type { HookEvent } from "../lib/kinds.ts";
 import { type Frame, FRAME_VERSION } from "../lib/frame.ts";
@@ -15,10 +16,10 @@ import { ROW_KINDS } from "../lib/kinds.ts";
 import type { StoredRow } from "../lib/rows.ts";
 
 /** The repository root. */
-export const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+export const ROOT = fileUrlToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 
-/** The shared fixtures folder (`../shared/claude-code/fixtures`). */
-export const FIXTURES = `${ROOT}/../shared/claude-code/fixtures`;
+/** The Claude Code payload fixtures (`tests/fixtures/claude-code`). */
+export const FIXTURES = `${ROOT}/tests/fixtures/claude-code`;
 
 /** A running test daemon and its paths. */
 export interface TestDaemon {
@@ -168,6 +169,8 @@ export interface RunHookOptions {
   extraArgs?: string[];
   /** Permission flags instead of the ones `install` writes. */
   flags?: string[];
+  /** The hook's whole environment (Claude Code's `TRACEPARENT`, say); empty by default. */
+  env?: Record<string, string>;
 }
 
 /** Runs the hook as Claude Code does: the installed (bundled) script in a subprocess, the payload on stdin. */
@@ -198,6 +201,7 @@ export async function runHook(
     stdout: "piped",
     stderr: "piped",
     clearEnv: true,
+    env: options.env ?? {},
   }).spawn();
   const writer = child.stdin.getWriter();
   try {

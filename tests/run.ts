@@ -7,8 +7,9 @@
  */
 
 import { type CommandSpec, parseOrExit } from "../lib/cli.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
+const ROOT = fileUrlToPath(new URL("..", import.meta.url));
 
 const TEST_SPEC: CommandSpec = {
   command: "test",
