@@ -53,6 +53,8 @@ export const METRIC_NAMES = {
   rowsAppended: "memory_capture_rows_appended_total",
   /** Counter `{reason}`: frames rejected (`oversize`, `bad_json`, `bad_shape`, `bad_row`, …). */
   framesRejected: "memory_capture_frames_rejected_total",
+  /** Counter `{reason}`: frames moved to the quarantine folder (`bad_shape`, `bad_row`, `store_refused`, …). */
+  framesQuarantined: "memory_capture_frames_quarantined_total",
   /** Histogram, seconds: one group commit. */
   commitDuration: "memory_capture_commit_duration_seconds",
   /** Gauge: files in the hook's spool after the last drain. */
@@ -129,6 +131,7 @@ interface Instruments {
   hookRedactions: Counter;
   rowsAppended: Counter;
   framesRejected: Counter;
+  framesQuarantined: Counter;
   commitDuration: Histogram;
 }
 
@@ -162,6 +165,10 @@ function createInstruments(onSpoolDepth: () => number | undefined): Instruments 
     }),
     framesRejected: meter.createCounter(METRIC_NAMES.framesRejected, {
       description: "Frames rejected, by reason",
+      unit: "{frame}",
+    }),
+    framesQuarantined: meter.createCounter(METRIC_NAMES.framesQuarantined, {
+      description: "Frames the store could not take, moved to the quarantine folder, by reason",
       unit: "{frame}",
     }),
     commitDuration: meter.createHistogram(METRIC_NAMES.commitDuration, {
@@ -306,6 +313,9 @@ export function otelTelemetry(options: OtelTelemetryOptions = {}): Telemetry {
     },
     rejected(reason) {
       guard("rejection", () => instruments.framesRejected.add(1, { reason }));
+    },
+    quarantined(reason) {
+      guard("quarantine", () => instruments.framesQuarantined.add(1, { reason }));
     },
     spoolDepth(files) {
       depth = files;

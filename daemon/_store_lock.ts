@@ -44,8 +44,9 @@ export interface LockStoreOptions {
 }
 
 /**
- * Takes the exclusive lock on `<db>.lock` without waiting, creating the
- * store's folder (0700) and the file (0600) when missing.
+ * Takes the exclusive lock on `<db>.lock` without waiting, creating the file
+ * (0600) when missing (and the store's folder, 0700, for a caller granted it:
+ * the daemon's launcher makes the folder, the daemon may not).
  *
  * The file is opened only when it is a regular file of ours: a symlink
  * planted in its place is refused, and after opening, the open file and the
@@ -55,11 +56,9 @@ export interface LockStoreOptions {
  */
 export function lockStore(db: string, options: LockStoreOptions): StoreLock {
   const path = storeLockPath(db);
-  Deno.mkdirSync(path.slice(0, path.lastIndexOf("/")) || "/", { recursive: true, mode: 0o700 });
   let file: Deno.FsFile;
   try {
-    // createNew is O_CREAT|O_EXCL, which never follows a symlink.
-    file = Deno.openSync(path, { read: true, write: true, createNew: true, mode: 0o600 });
+    file = createLockFile(path);
   } catch (error) {
     if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
     file = openExisting(path, options.uid);
@@ -86,6 +85,18 @@ export function lockStore(db: string, options: LockStoreOptions): StoreLock {
       }
     },
   };
+}
+
+function createLockFile(path: string): Deno.FsFile {
+  // createNew is O_CREAT|O_EXCL, which never follows a symlink.
+  const options = { read: true, write: true, createNew: true, mode: 0o600 };
+  try {
+    return Deno.openSync(path, options);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    Deno.mkdirSync(path.slice(0, path.lastIndexOf("/")) || "/", { recursive: true, mode: 0o700 });
+    return Deno.openSync(path, options);
+  }
 }
 
 function openExisting(path: string, uid: number): Deno.FsFile {

@@ -16,6 +16,8 @@ export interface Telemetry {
   committed(rows: number, ms: number): void;
   /** A frame rejected, by reason (`oversize`, `bad_json`, `bad_shape`, `bad_row`). */
   rejected(reason: string): void;
+  /** A frame the store could not take, moved to the quarantine folder, by reason. */
+  quarantined(reason: string): void;
   /** The spool's depth after a drain. */
   spoolDepth(files: number): void;
   /** Flushes what is held, within a bounded time. */
@@ -28,6 +30,7 @@ export function noTelemetry(): Telemetry {
     hookRun() {},
     committed() {},
     rejected() {},
+    quarantined() {},
     spoolDepth() {},
     shutdown: () => Promise.resolve(),
   };

@@ -18,6 +18,7 @@ import {
   DAEMON_ENV_VARS,
   daemonPermissionFlags,
   type DaemonPermissionPaths,
+  storeFolderPermissionFlags,
 } from "../lib/permissions.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 import {
@@ -55,6 +56,15 @@ const START_SPEC: CommandSpec = {
 };
 
 const DAEMON_SCRIPT = fileUrlToPath(new URL("./main.ts", import.meta.url));
+const STORE_FOLDER_SCRIPT = fileUrlToPath(new URL("./store_folder.ts", import.meta.url));
+
+/**
+ * The `deno` arguments that make the store's folder (0700) when missing, run
+ * before the daemon: the daemon's grants name only the store's own paths.
+ */
+export function storeFolderRunArgs(paths: { db: string }): string[] {
+  return ["run", "-q", ...storeFolderPermissionFlags(paths), STORE_FOLDER_SCRIPT, paths.db];
+}
 
 /**
  * The `deno` arguments that run the daemon on `paths` with exactly the flags
@@ -106,6 +116,7 @@ async function start(line: CommandLine): Promise<number> {
   const env = (name: string) => Deno.env.get(name);
   let otlpHost: string | undefined;
   let args: string[];
+  let db: string;
   try {
     const paths = resolvePaths(env);
     for (
@@ -121,6 +132,7 @@ async function start(line: CommandLine): Promise<number> {
       }
       paths[key] = value.length > 1 && value.endsWith("/") ? value.slice(0, -1) : value;
     }
+    db = paths.db;
     const endpoint = env("OTEL_EXPORTER_OTLP_ENDPOINT");
     if (endpoint) otlpHost = otlpHostOf(endpoint);
     args = daemonRunArgs(
@@ -140,6 +152,8 @@ async function start(line: CommandLine): Promise<number> {
     childEnv.OTEL_DENO = "true";
     childEnv.OTEL_SERVICE_NAME ??= "cyberos-memory-capture";
   }
+  const folderMade = await runDeno(storeFolderRunArgs({ db }), { env: childEnv, stdin: "null" });
+  if (folderMade !== 0) return EXIT.failed;
   return await runDeno(args, { env: childEnv, stdin: "null", followNpx: true });
 }
 

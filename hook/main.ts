@@ -29,6 +29,8 @@ import { pruneSpool, spoolFileName, writeSpoolFile } from "../lib/spool.ts";
 import { distrustOf, fallbackTraceId, prepareTraceDir, sessionTraceId } from "../lib/trace_id.ts";
 import type { Outcome } from "../lib/outcomes.ts";
 import { decodeUtf8 } from "../lib/utf8.ts";
+import { parseJsonQuietly } from "../lib/json_parse.ts";
+import { redactText } from "../lib/redact/mod.ts";
 import { traceparentFromEnv } from "../lib/traceparent.ts";
 
 interface HookArgs {
@@ -187,12 +189,16 @@ async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseHookPayload>;
   try {
     const text = decodeUtf8(input);
-    parsed = parseHookPayload(JSON.parse(text), HOOK_EVENTS[args.event]);
+    parsed = parseHookPayload(parseJsonQuietly(text, "stdin"), HOOK_EVENTS[args.event]);
   } catch (error) {
     return warn("invalid_payload", (error as Error).message);
   }
   if (parsed.unknownKeys.length > 0) {
-    warn("unknown_fields", `ignored ${parsed.unknownKeys.join(", ")}`);
+    // Key names are input too: redacted, and only Claude Code's snake_case shape is named.
+    const named = parsed.unknownKeys.filter((key) => /^[a-z][a-z0-9_]{0,39}$/.test(key));
+    const others = parsed.unknownKeys.length - named.length;
+    const list = [...named, ...(others > 0 ? [`${others} other`] : [])].join(", ");
+    warn("unknown_fields", `ignored ${redactText(list).text}`);
   }
   const { traceId, trusted } = traceIdFor(args, parsed.payload.session_id, uid);
   const capturedAtNs = Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3;

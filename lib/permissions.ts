@@ -8,6 +8,7 @@
  */
 
 import { dirname } from "./paths.ts";
+import { storeOwnPaths } from "./store_paths.ts";
 import { TRACEPARENT_ENV } from "./traceparent.ts";
 
 /**
@@ -61,7 +62,7 @@ export function hookPermissionFlags(paths: HookPermissionPaths): string[] {
 
 /** Paths and hosts the daemon may touch. */
 export interface DaemonPermissionPaths extends HookPermissionPaths {
-  /** The SQLite store; its folder holds the WAL and shared-memory files too. */
+  /** The SQLite store: the grants name it and its own paths (`storeOwnPaths`), not its folder. */
   db: string;
   /** `host:port` of the OTLP endpoint when exporting is on. */
   otlpHost?: string;
@@ -78,24 +79,37 @@ export const DAEMON_ENV_VARS = [
 ] as const;
 
 /**
- * The daemon's flags: read and write its store folder, trace dir and socket;
- * listen on that socket; reach the OTLP host only when one is configured.
+ * The daemon's flags: read and write the store's own paths (the file, its
+ * SQLite siblings, lock, signing key and quarantine; not its folder), the
+ * trace dir and the socket; listen on that socket; reach the OTLP host only
+ * when one is configured.
  */
 export function daemonPermissionFlags(paths: DaemonPermissionPaths): string[] {
   const { socket, traceDir, db, otlpHost } = paths;
-  const dbDir = dirname(db);
   assertFlagPath(socket, "socket");
   assertFlagPath(traceDir, "trace dir");
   assertFlagPath(db, "store");
+  const store = storeOwnPaths(db).join(",");
   const net = [`unix:${socket}`, ...(otlpHost ? [otlpHost] : [])];
   return [
     "--no-prompt",
-    `--allow-read=${dbDir},${traceDir},${socket}`,
-    `--allow-write=${dbDir},${traceDir},${socket}`,
+    `--allow-read=${store},${traceDir},${socket}`,
+    `--allow-write=${store},${traceDir},${socket}`,
     `--allow-net=${net.join(",")}`,
     `--allow-env=${DAEMON_ENV_VARS.join(",")}`,
     "--allow-sys=uid",
   ];
+}
+
+/**
+ * The flags of the step that makes the store's folder (0700) before the
+ * daemon starts, since the daemon may not write the folder itself: read and
+ * write that folder only, nothing else.
+ */
+export function storeFolderPermissionFlags(paths: { db: string }): string[] {
+  assertFlagPath(paths.db, "store");
+  const folder = dirname(paths.db);
+  return ["--no-prompt", `--allow-read=${folder}`, `--allow-write=${folder}`];
 }
 
 /** The environment variables `install` and `uninstall` read. */

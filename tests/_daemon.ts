@@ -6,7 +6,7 @@
  * @module
  */
 
-import { daemonRunArgs } from "../daemon/start.ts";
+import { daemonRunArgs, storeFolderRunArgs } from "../daemon/start.ts";
 import { openStore } from "../lib/store.ts";
 import { fileUrlToPath } from "../lib/file_url.ts";
 import { DEFAULT_HOOK_SCRIPT, hookCommandWords } from "../lib/hook_command.ts";
@@ -53,6 +53,11 @@ export interface StartTestDaemonOptions {
   env?: Record<string, string>;
   /** Extra `--allow-net` hosts (an OTLP receiver). */
   otlpHost?: string;
+  /**
+   * A command that runs the daemon (and the store folder step) for the test:
+   * its words, then deno's path and arguments follow (`["sh", "-c", 'umask 0 && exec "$@"', "sh"]`).
+   */
+  wrapper?: string[];
 }
 
 /** Starts a daemon in a temporary folder and waits until it listens. */
@@ -65,13 +70,23 @@ export async function startTestDaemon(options: StartTestDaemonOptions = {}): Pro
   let child = await spawnDaemon();
 
   async function spawnDaemon(): Promise<Deno.ChildProcess> {
-    const process = new Deno.Command(Deno.execPath(), {
-      args: daemonRunArgs({
-        socket,
-        traceDir,
-        db,
-        ...(options.otlpHost ? { otlpHost: options.otlpHost } : {}),
-      }),
+    // As `deno task start` does: the daemon may not make the store's folder itself.
+    const [program, ...wrapperArgs] = [...(options.wrapper ?? []), Deno.execPath()];
+    const folder = await new Deno.Command(program!, {
+      args: [...wrapperArgs, ...storeFolderRunArgs({ db })],
+      stdin: "null",
+    }).output();
+    if (folder.code !== 0) throw new Error(new TextDecoder().decode(folder.stderr));
+    const process = new Deno.Command(program!, {
+      args: [
+        ...wrapperArgs,
+        ...daemonRunArgs({
+          socket,
+          traceDir,
+          db,
+          ...(options.otlpHost ? { otlpHost: options.otlpHost } : {}),
+        }),
+      ],
       stdin: "null",
       stdout: "piped",
       stderr: "piped",

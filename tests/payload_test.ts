@@ -99,7 +99,7 @@ Deno.test("parseHookPayload() rejects wrong required fields with a TypeError nam
       /not a UUID/,
     ],
     ["a numeric prompt", { ...prompt, prompt: 1 }, "UserPromptSubmit", /prompt is not a string/],
-    ["the wrong event", prompt, "Stop", /hook_event_name is "UserPromptSubmit"/],
+    ["the wrong event", prompt, "Stop", /hook_event_name is not "Stop"/],
     ["tool_input a string", { ...tool, tool_input: "x" }, "PostToolUseFailure", /tool_input/],
     [
       "no error on failure",
