@@ -71,8 +71,11 @@ export async function runDeno(args: string[], options: RunDenoOptions): Promise<
   return code;
 }
 
-/** How often the launcher checks that what started it is still there. */
+/** How often the launcher checks that its parent is still there (`Deno.ppid`: free). */
 const ORPHAN_CHECK_MS = 500;
+
+/** Every how many checks it asks `ps` about npx's shell (one `ps` costs about 8 ms of CPU). */
+const PS_EVERY_CHECKS = 4;
 
 /**
  * Calls `onOrphaned` once when this process's parent changes, or, with
@@ -89,12 +92,14 @@ function watchOrphaning(
     ? parentOf(parent)
     : Promise.resolve(undefined);
   let checking = false;
+  let checks = 0;
   const timer = setInterval(async () => {
     if (checking) return;
     checking = true;
     try {
       const expected = await grandparent;
-      const now = expected === undefined ? undefined : await parentOf(parent);
+      const askPs = expected !== undefined && ++checks % PS_EVERY_CHECKS === 0;
+      const now = askPs ? await parentOf(parent) : undefined;
       const gone = Deno.ppid !== parent || (now !== undefined && now !== expected);
       if (!gone) return;
       clearInterval(timer);
