@@ -1,6 +1,6 @@
 /**
- * The command lines of `install`, `uninstall`, `status`, `tail` and
- * `verify`: each one's usage (what `--help` prints) and options, parsed with
+ * The command lines of `install`, `uninstall`, `status` and `tail` (`verify`,
+ * `checkpoint`, `key` and `prove` parse theirs in `_tlog.ts`): each one's usage (what `--help` prints) and options, parsed with
  * `lib/cli.ts`, and the scope rules the settings commands share. The
  * launcher (`install/start.ts`) and `install/main.ts` parse with the same
  * specs, so they cannot disagree.
@@ -9,6 +9,7 @@
  */
 
 import { allowedEmailDomains, type CommandLine, type CommandSpec, UsageError } from "../lib/cli.ts";
+import { isToolDetail, TOOL_DETAILS, type ToolDetail } from "../lib/subject.ts";
 
 const SCOPES = `Scopes (Claude Code reads all three; the more specific wins):
   <project>          <project>/.claude/settings.json, shared through git
@@ -23,12 +24,14 @@ export const INSTALL_SPEC: CommandSpec = {
   usage: `usage: deno task install <project> [--local] [options]
        deno task install --user [options]
 
-Adds the four capture hooks to one settings file (nothing else is changed).
+Adds our capture hooks to one settings file (nothing else is changed).
 
 ${SCOPES}
 
 Options:
   --allow-email-domain D  keep e-mail addresses at domain D readable (repeat for more)
+  --tool-detail MODE      hash (default): tool rows keep a hash of the input; subject: also
+                          a short redacted subject (command, file path, URL; docs/rows.md)
   --deno PATH             the deno binary the hooks run (default: this one); pin a stable
                           one when this deno lives in npx's cache, which npm may clean
   --hook-script PATH      the hook script (default: this checkout's hook/dist/hook.js)
@@ -38,6 +41,7 @@ ${EXIT_CODES}`,
     { name: "--user" },
     { name: "--local" },
     { name: "--allow-email-domain", value: "D", repeat: true },
+    { name: "--tool-detail", value: "MODE" },
     { name: "--deno", value: "PATH" },
     { name: "--hook-script", value: "PATH" },
   ],
@@ -107,17 +111,6 @@ ${EXIT_CODES}`,
   ],
 };
 
-/** `deno task verify`. */
-export const VERIFY_SPEC: CommandSpec = {
-  command: "verify",
-  usage: `usage: deno task verify
-
-Walks the store's whole hash chain and checks every link, hash and column.
-
-Exit codes: 0 chain intact, 1 broken (the first bad seq is named) or no store, 2 bad usage.`,
-  options: [],
-};
-
 /** Which settings file a settings command works on, as the command line says. */
 export interface ScopeArgs {
   /** The project folder as given. */
@@ -132,13 +125,15 @@ export interface ScopeArgs {
   scriptPath: string | undefined;
   /** `--deno PATH` (install only). */
   denoPath: string | undefined;
+  /** `--tool-detail hash|subject` (install only). */
+  toolDetail: ToolDetail;
 }
 
 /**
  * The scope and install options of a parsed command line.
  *
  * @throws {UsageError} for `--user` with a project or with `--local`, no
- * scope at all, a bad domain, or a relative path.
+ * scope at all, a bad domain or tool detail, or a relative path.
  */
 export function scopeArgs(line: CommandLine): ScopeArgs {
   const project = line.positionals[0];
@@ -161,10 +156,15 @@ export function scopeArgs(line: CommandLine): ScopeArgs {
     }
     return value;
   };
+  const toolDetail = line.options.get("--tool-detail")?.[0] ?? "hash";
+  if (!isToolDetail(toolDetail)) {
+    throw new UsageError(`--tool-detail takes ${TOOL_DETAILS.join(" or ")}, got "${toolDetail}"`);
+  }
   return {
     project,
     user,
     local,
+    toolDetail,
     allowEmailDomains,
     scriptPath: absolute("--hook-script"),
     denoPath: absolute("--deno"),

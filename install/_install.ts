@@ -8,6 +8,7 @@
 
 import { buildHookCommand, isOurCommand } from "../lib/hook_command.ts";
 import { HOOK_EVENTS, type HookEvent } from "../lib/kinds.ts";
+import type { ToolDetail } from "../lib/subject.ts";
 import { resolvePaths } from "../lib/paths.ts";
 import { installHooks, type OurHook, SettingsError, uninstallHooks } from "./_settings.ts";
 import {
@@ -35,11 +36,19 @@ export interface OurHooksOptions {
   scriptPath?: string;
   /** The deno binary; default `Deno.execPath()`. */
   denoPath?: string;
+  /** How much of a tool call rows keep; default `hash`. */
+  toolDetail?: ToolDetail;
 }
 
 /** The four entries install writes, with the paths of the environment baked in. */
 export function ourHooks(options: OurHooksOptions): OurHook[] {
-  const { env, allowEmailDomains = [], scriptPath, denoPath = Deno.execPath() } = options;
+  const {
+    env,
+    allowEmailDomains = [],
+    scriptPath,
+    denoPath = Deno.execPath(),
+    toolDetail = "hash",
+  } = options;
   let paths;
   try {
     paths = resolvePaths(env);
@@ -53,6 +62,7 @@ export function ourHooks(options: OurHooksOptions): OurHook[] {
       socket: paths.socket,
       traceDir: paths.traceDir,
       allowEmailDomains,
+      toolDetail,
       ...(scriptPath === undefined ? {} : { scriptPath }),
     }),
     timeout: HOOK_TIMEOUT_SECONDS,
@@ -93,6 +103,7 @@ export function runInstall(
   const hooks = ourHooks({
     env,
     allowEmailDomains: scope.allowEmailDomains,
+    toolDetail: scope.toolDetail,
     denoPath,
     ...(scope.scriptPath === undefined ? {} : { scriptPath: scope.scriptPath }),
   });

@@ -125,9 +125,9 @@ export async function runStatus(
     );
   }
 
-  // The allowlist is the user's choice at install time: compare without it.
+  // The allowlist and the tool detail are the user's choices at install time: compare without them.
   const withoutAllowlist = (command: string) =>
-    command.replace(/ --allow-email-domain '[^']*'/g, "");
+    command.replace(/ --allow-email-domain '[^']*'/g, "").replace(/ --tool-detail subject/g, "");
   const first = found[0] && parseHookCommand(found[0].command);
   if (found.length > 0 && first) {
     const current = new Set(
@@ -141,6 +141,11 @@ export async function runStatus(
     );
   }
   if (first) {
+    lines.push(
+      first.toolDetail === "subject"
+        ? "tool detail: subject (tool rows carry a short redacted subject: command, path, URL)"
+        : "tool detail: hash (tool rows keep only a hash of the arguments)",
+    );
     if (isFile(first.denoPath)) {
       lines.push(`deno: ${first.denoPath} (exists)`);
       const note = npxCacheNote(first.denoPath);

@@ -15,6 +15,7 @@
 
 import { type CommandLine, EXIT, optionValue, UsageError, writeLines } from "../lib/cli.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
+import { describeLifecycleRow, lifecycleShortKind } from "../lib/lifecycle.ts";
 import { resolvePaths } from "../lib/paths.ts";
 import type { StoredRow } from "../lib/rows.ts";
 import { type LastRowsOptions, openStore, type Store } from "../lib/store.ts";
@@ -157,7 +158,7 @@ export function shortKind(kind: string): string {
     case ROW_KINDS.sessionCompleted:
       return "turn";
     default:
-      return "redaction";
+      return lifecycleShortKind(kind) ?? "redaction";
   }
 }
 
@@ -230,7 +231,8 @@ export function summary(
         countOf(p.tool_use_count, "tool use")
       }, ${formatDuration(Number(p.duration_ms))} since the session's first row`;
     default:
-      return paint(31, `redaction failed, nothing stored: ${clip(String(p.error ?? ""), 80)}`);
+      return describeLifecycleRow(row.kind, p) ??
+        paint(31, `redaction failed, nothing stored: ${clip(String(p.error ?? ""), 80)}`);
   }
 }
 

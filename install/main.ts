@@ -2,11 +2,12 @@
  * The operator's command: `install | uninstall | status | tail | verify`.
  *
  * ```
- * install/main.ts install <project> [--local] | --user [--allow-email-domain D]... [--deno PATH] [--hook-script PATH]
+ * install/main.ts install <project> [--local] | --user [--allow-email-domain D]... [--tool-detail hash|subject] [--deno PATH] [--hook-script PATH]
  * install/main.ts uninstall <project> [--local] | --user
  * install/main.ts status <project> [--local] | --user
  * install/main.ts tail [-n N] [--session ID] [--project DIR] [--kind KIND] [--since TIME] [--json] [--follow]
- * install/main.ts verify
+ * install/main.ts verify [--checkpoint FILE] [--vkey VKEY] | verify --proof FILE [--vkey VKEY]
+ * install/main.ts checkpoint | key | prove SEQ | prove --from OLD_CHECKPOINT_FILE
  * ```
  *
  * Each command's usage is in `_commands.ts` (`--help` prints it). A relative
@@ -22,7 +23,7 @@
  * | --- | --- | --- | --- |
  * | install, uninstall | set `installer` starts `install/start.ts`, which runs this file with `installPermissionFlags` | launcher: read, env (paths), `run=deno`; editor: read the project and its `.claude`, write only that `.claude` folder (or `~/.claude`), env: the path variables | the folder depends on the command line and `$HOME`, which a named set cannot spell; writes go only through `writeSettingsAtomic` |
  * | status | the same launcher, with `statusPermissionFlags` | read anywhere, env (paths), read + write + `net=unix:` on the configured socket only | it checks that the binary and script a settings file names exist, reads the store read-only, asks the daemon whether it answers; nothing else reachable, so nothing read can leave the machine |
- * | tail, verify | set `reader` | read anywhere, env (paths) | the store can be anywhere `CYBEROS_MEMORY_DB`, `$XDG_DATA_HOME` or `$HOME` put it |
+ * | tail, verify, checkpoint, key, prove | set `reader` | read anywhere, env (paths) | the store can be anywhere `CYBEROS_MEMORY_DB`, `$XDG_DATA_HOME` or `$HOME` put it |
  *
  * @module
  */
@@ -35,14 +36,7 @@ import {
   UsageError,
   writeLines,
 } from "../lib/cli.ts";
-import {
-  INSTALL_SPEC,
-  scopeArgs,
-  STATUS_SPEC,
-  TAIL_SPEC,
-  UNINSTALL_SPEC,
-  VERIFY_SPEC,
-} from "./_commands.ts";
+import { INSTALL_SPEC, scopeArgs, STATUS_SPEC, TAIL_SPEC, UNINSTALL_SPEC } from "./_commands.ts";
 import { UserError } from "./_files.ts";
 
 const SPECS: Record<string, CommandSpec> = {
@@ -50,18 +44,27 @@ const SPECS: Record<string, CommandSpec> = {
   uninstall: UNINSTALL_SPEC,
   status: STATUS_SPEC,
   tail: TAIL_SPEC,
-  verify: VERIFY_SPEC,
+};
+
+/** Commands that parse their own arguments the same way (`_tlog.ts`): help, exit 2, the prefix. */
+const TRANSPARENCY_LOG_COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
+  verify: async (args) => (await import("./verify.ts")).runVerify(args),
+  checkpoint: async (args) => (await import("./checkpoint.ts")).runCheckpoint(args),
+  key: async (args) => (await import("./checkpoint.ts")).runKey(args),
+  prove: async (args) => (await import("./checkpoint.ts")).runProve(args),
 };
 
 /** Runs one sub-command with its arguments; returns the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   const [command = "", ...args] = argv;
+  const own = TRANSPARENCY_LOG_COMMANDS[command];
+  if (own !== undefined) return await own(args);
   const spec = SPECS[command];
   if (spec === undefined) {
     writeLines(Deno.stderr, [
       errorLine(
         "install",
-        `unknown command "${command}"; give install, uninstall, status, tail or verify`,
+        `unknown command "${command}"; give install, uninstall, status, tail, verify, checkpoint, key or prove`,
       ),
     ]);
     return EXIT.usage;
@@ -86,13 +89,9 @@ export async function main(argv: readonly string[]): Promise<number> {
           writeLines(Deno.stdout, status.lines);
           return status.works ? EXIT.done : EXIT.failed;
         }
-        case "tail": {
+        default: {
           const { runTail } = await import("./_tail.ts");
           return await runTail(line, env);
-        }
-        default: {
-          const { runVerify } = await import("./verify.ts");
-          return runVerify();
         }
       }
     } catch (error) {

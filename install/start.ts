@@ -56,6 +56,7 @@ async function launch(command: keyof typeof SPECS, line: CommandLine): Promise<n
     ...(scope.user ? ["--user"] : []),
     ...(scope.local ? ["--local"] : []),
     ...scope.allowEmailDomains.flatMap((domain) => ["--allow-email-domain", domain]),
+    ...(scope.toolDetail === "subject" ? ["--tool-detail", "subject"] : []),
     ...(scope.scriptPath === undefined ? [] : ["--hook-script", scope.scriptPath]),
     ...(scope.denoPath === undefined ? [] : ["--deno", scope.denoPath]),
   ];

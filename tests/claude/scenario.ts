@@ -41,6 +41,11 @@ export interface TurnSpec {
    * @default ["Bash", "Write", "Read", "Edit"]
    */
   allowedTools?: string[];
+  /**
+   * Extra CLI arguments (`--permission-mode auto`, say).
+   * @default []
+   */
+  extraArgs?: string[];
 }
 
 /** Options for {@linkcode runScenario}. */
@@ -75,6 +80,11 @@ export interface ScenarioOptions {
    */
   rowsTimeoutMs?: number;
   /**
+   * Extra `install` arguments (`--tool-detail subject`, say).
+   * @default []
+   */
+  installArgs?: string[];
+  /**
    * Extra environment for every `claude -p` run (its own telemetry, say).
    * @default {}
    */
@@ -84,6 +94,25 @@ export interface ScenarioOptions {
    * @default {}
    */
   daemon?: { env: Record<string, string>; otlpHost: string };
+  /**
+   * Runs after `install`, before the first turn (to break one installed hook, say).
+   * @default undefined
+   */
+  prepare?: (project: TempProject) => Promise<void>;
+  /**
+   * Runs once the daemon has stopped, before anything is removed, with the store and the
+   * project's `HOME` (where Claude Code keeps its transcripts) still there.
+   * @default undefined
+   */
+  inspect?: (kept: KeptScenario) => Promise<void>;
+}
+
+/** What {@linkcode ScenarioOptions.inspect} may look at before the scenario cleans up. */
+export interface KeptScenario {
+  /** The store, closed by the stopped daemon. */
+  db: string;
+  /** The temporary project and its `HOME`. */
+  project: TempProject;
 }
 
 /** What a scenario produced. */
@@ -150,9 +179,13 @@ async function runDeno(
  *
  * @throws {Error} when the installer fails
  */
-export async function installCapture(project: TempProject, daemon: TestDaemon): Promise<void> {
+export async function installCapture(
+  project: TempProject,
+  daemon: TestDaemon,
+  extraArgs: readonly string[] = [],
+): Promise<void> {
   const result = await runDeno(
-    ["run", "-q", "-A", `${ROOT}/install/main.ts`, "install", project.project],
+    ["run", "-q", "-A", `${ROOT}/install/main.ts`, "install", project.project, ...extraArgs],
     { HOME: project.home, ...daemon.env },
   );
   if (result.code !== 0) {
@@ -248,7 +281,8 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     project = await createTempProject({ files });
     const recordings = `${project.root}/payloads`;
     await Deno.mkdir(recordings);
-    if (capture) await installCapture(project, daemon);
+    if (capture) await installCapture(project, daemon, options.installArgs ?? []);
+    await options.prepare?.(project);
     await Deno.writeTextFile(
       `${project.project}/.claude/settings.local.json`,
       JSON.stringify(settingsWithHook(recorderCommand(recordings)), null, 2) + "\n",
@@ -264,6 +298,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
           ...(turn.sessionId !== undefined ? { sessionId: turn.sessionId } : {}),
           ...(turn.resume !== undefined ? { resume: turn.resume } : {}),
           ...(turn.allowedTools !== undefined ? { allowedTools: turn.allowedTools } : {}),
+          ...(turn.extraArgs !== undefined ? { extraArgs: turn.extraArgs } : {}),
           ...(mcpConfig !== undefined ? { mcpConfig } : {}),
           env: claudeEnv,
         }),
@@ -283,6 +318,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     const verify = capture
       ? await verifyStore(daemon, project.home)
       : { code: 0, stdout: "", stderr: "" };
+    await options.inspect?.({ db: daemon.db, project });
     return {
       project: project.project,
       root: project.root,
