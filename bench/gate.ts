@@ -27,12 +27,14 @@ import { measureHookProcess } from "./hook_process.ts";
 import { measureIngest, measureVerify } from "./ingest.ts";
 import { measureRedaction } from "./redaction.ts";
 import {
+  gateExitCode,
   HOOK_P95_BUDGET_MS,
   HOOK_P95_RATIO,
   hookGateFails,
   ingestGateFails,
   MAX_REDACTION_4KB_MS,
   MAX_REDACTION_SCALING,
+  measureWithRetry,
   MIN_ROWS_PER_SECOND,
   redaction4KbGateFails,
   redactionScalingGateFails,
@@ -111,11 +113,10 @@ try {
   ];
   const options = { socket: daemon.socket, traceDir: daemon.traceDir, cwd: project, runs: RUNS };
   for (const scenario of scenarios) {
-    let result = await measureHookProcess(scenario, options);
-    if (hookGateFails(result)) {
-      console.error(`${scenario.name}: over the gate, measuring once more`);
-      result = await measureHookProcess(scenario, options);
-    }
+    const result = await measureWithRetry(() => measureHookProcess(scenario, options), {
+      fails: hookGateFails,
+      onRetry: () => console.error(`${scenario.name}: over the gate, measuring once more`),
+    });
     const { hook, baseline } = result;
     out(
       `| ${scenario.name} | ${f1(hook.min)} | ${f1(hook.median)} | ${f1(hook.p95)} | ${
@@ -209,4 +210,4 @@ out(
   failures.length === 0 ? "gate: pass" : `gate: FAIL\n${failures.map((f) => `- ${f}`).join("\n")}`,
 );
 await Deno.writeTextFile(new URL("./latest.md", import.meta.url), lines.join("\n") + "\n");
-Deno.exit(failures.length === 0 ? 0 : 1);
+Deno.exit(gateExitCode(failures));
