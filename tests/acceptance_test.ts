@@ -14,6 +14,7 @@
 import assert from "node:assert/strict";
 import { blake3 } from "@noble/hashes/blake3";
 import { canonicalJson } from "../lib/hash.ts";
+import { shellQuote } from "../lib/hook_command.ts";
 import { tamper } from "./_tamper.ts";
 import { readRows, ROOT } from "./_daemon.ts";
 import { startTask } from "./_launcher.ts";
@@ -580,16 +581,14 @@ Deno.test({
     const input = await payload(w, "user_prompt_submit", crypto.randomUUID(), {
       prompt: `A 4 KB prompt with ${AWS_KEY} and ${GITHUB_PAT}. `.padEnd(4096, "lorem ipsum "),
     });
-    const floorRun = async () => {
-      const started = performance.now();
-      await new Deno.Command(Deno.execPath(), { args: ["run", "-q", empty], stdin: "null" })
-        .output();
-      return performance.now() - started;
-    };
+    // The floor starts the way the hook does (through sh -c, its stdin written), as the bench does.
+    const floorCommand = `exec ${shellQuote(Deno.execPath())} run -q ${shellQuote(empty)}`;
+    const floorRun = async () =>
+      (await runInstalledHook(w, "UserPromptSubmit", input, { edit: () => floorCommand })).ms;
     const measure = async () => {
       const hook: number[] = [];
       const floor: number[] = [];
-      for (let i = 0; i < 30; i++) {
+      for (let i = 0; i < 40; i++) {
         hook.push((await runInstalledHook(w, "UserPromptSubmit", input)).ms);
         floor.push(await floorRun());
       }
