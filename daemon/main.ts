@@ -2,8 +2,9 @@
  * The capture daemon: owns the socket and the store, the single writer of
  * the hash chain. Serves many connections, drains the hook's spool, completes
  * rows (hashes, Stop counts) and appends them in group commits. One
- * `shutdown(reason)` serves SIGTERM, SIGINT, a lost socket file and a fatal
- * store error.
+ * `shutdown(reason)` serves SIGTERM, SIGINT, a lost socket file, a trace dir
+ * replaced under it (exit 1: a restart checks the new one) and a fatal store
+ * error.
  *
  * Usage: `daemon/main.ts --socket PATH --db PATH --trace-dir PATH [--debug]`
  * (`deno task start` computes these and the permission flags).
@@ -12,9 +13,10 @@
  */
 
 import { decodeFrameBody, FrameDecoder, type FrameError } from "../lib/frame.ts";
-import { spoolDir } from "../lib/paths.ts";
+import { checkSocketPathLength, spoolDir } from "../lib/paths.ts";
 import { openStore, type Store } from "../lib/store.ts";
-import { prepareTraceDir } from "../lib/trace_id.ts";
+import { bindSocket, lockTraceDir, StartupError, TraceDirWatch } from "./_runtime.ts";
+import { ByteBudget } from "./_budget.ts";
 import { Ingest } from "./_ingest.ts";
 import { debug, log, setDebug } from "./_log.ts";
 import { drainSpool, pruneTraceIds } from "./_spool_drain.ts";
@@ -54,31 +56,12 @@ function parseArgs(argv: string[]): DaemonArgs {
   for (const name of ["socket", "db", "trace-dir"]) {
     if (!values[name]?.startsWith("/")) fail(`--${name} needs an absolute path`);
   }
-  return { socket: values.socket!, db: values.db!, traceDir: values["trace-dir"]!, debug: debugOn };
-}
-
-async function claimSocket(path: string): Promise<void> {
-  let info: Deno.FileInfo;
   try {
-    info = Deno.lstatSync(path);
+    checkSocketPathLength(values.socket!);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return;
-    throw error;
+    fail((error as Error).message);
   }
-  if (!info.isSocket) {
-    fail(
-      `${path} exists and is not a socket; remove it or set CYBEROS_MEMORY_SOCKET to another path`,
-    );
-  }
-  try {
-    const conn = await Deno.connect({ transport: "unix", path });
-    conn.close();
-  } catch {
-    log("INFO", `replacing the stale socket ${path} left by a daemon that is gone`);
-    Deno.removeSync(path);
-    return;
-  }
-  fail(`another daemon is already listening on ${path}; stop it first or use another socket`);
+  return { socket: values.socket!, db: values.db!, traceDir: values["trace-dir"]!, debug: debugOn };
 }
 
 async function loadTelemetry(): Promise<Telemetry> {
@@ -96,10 +79,10 @@ async function loadTelemetry(): Promise<Telemetry> {
  */
 async function serveConnection(
   conn: Deno.UnixConn,
-  options: { ingest: Ingest; telemetry: Telemetry },
+  options: { ingest: Ingest; telemetry: Telemetry; budget: ByteBudget },
 ): Promise<void> {
-  const { ingest, telemetry } = options;
-  const decoder = new FrameDecoder();
+  const { ingest, telemetry, budget } = options;
+  const decoder = new FrameDecoder({ budget });
   const buffer = new Uint8Array(64 * 1024);
   let unparsed: Uint8Array[] = [];
   let idle: ReturnType<typeof setTimeout> | undefined;
@@ -112,6 +95,7 @@ async function serveConnection(
     idle = undefined;
     for (const body of unparsed) {
       const result = decodeFrameBody(body);
+      budget.release(body.length);
       if ("frame" in result) ingest.enqueue(result.frame);
       else reject(result.error);
     }
@@ -123,7 +107,7 @@ async function serveConnection(
       const n = await conn.read(buffer);
       if (n === null) break;
       parseHeld();
-      for (const piece of decoder.split(buffer.slice(0, n))) {
+      for (const piece of decoder.split(buffer.subarray(0, n))) {
         if ("error" in piece) reject(piece.error);
         else unparsed.push(piece.body);
       }
@@ -143,6 +127,7 @@ async function serveConnection(
     } catch {
       // Closed by the time limit.
     }
+    decoder.discard();
     parseHeld();
   }
 }
@@ -150,6 +135,16 @@ async function serveConnection(
 async function main(): Promise<void> {
   const args = parseArgs(Deno.args);
   setDebug(args.debug);
+  const uid = Deno.uid() ?? -1;
+  let traceDir: TraceDirWatch;
+  try {
+    traceDir = TraceDirWatch.open(args.traceDir, { uid });
+    // Held until the process exits, which releases it.
+    lockTraceDir(args.traceDir);
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    fail(error.message);
+  }
   let store: Store;
   try {
     store = openStore(args.db);
@@ -160,11 +155,6 @@ async function main(): Promise<void> {
       }; check the path and its folder's permissions`,
     );
   }
-  await claimSocket(args.socket);
-  const distrust = prepareTraceDir(args.traceDir, { uid: Deno.uid() ?? -1 });
-  if (distrust !== undefined) {
-    log("WARN", `trace_dir_untrusted: ${args.traceDir} ${distrust}; its spool is not drained`);
-  }
   const telemetry = await loadTelemetry();
   const spool = spoolDir(args.traceDir);
   const ingest = new Ingest(store, {
@@ -172,41 +162,52 @@ async function main(): Promise<void> {
     telemetry,
     onFatal: (reason) => void shutdown(reason),
   });
-  const listener = Deno.listen({ transport: "unix", path: args.socket });
-  Deno.chmodSync(args.socket, 0o600);
+  let listener: Deno.UnixListener;
+  try {
+    listener = await bindSocket(args.socket, { traceDir: args.traceDir, uid });
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    store.close();
+    fail(error.message);
+  }
   const socketIno = Deno.lstatSync(args.socket).ino;
   console.log(
     `cyberos-memory daemon: listening on ${args.socket}; store ${args.db} (${store.count()} rows); spool ${spool}`,
   );
 
   const open = new Set<Promise<void>>();
+  const budget = new ByteBudget();
   let stopping = false;
   let ticks = 0;
 
   const tick = () => {
     if (stopping) return;
+    // Checked before every drain: a trace dir removed and made again by someone
+    // else could hold forged frames, so nothing in it is committed.
+    const changed = traceDir.check();
+    if (changed !== undefined) {
+      return void shutdown(`${changed}; nothing more is drained from it, restart to check it`, 1);
+    }
     try {
       const current = Deno.lstatSync(args.socket);
-      if (current.ino !== socketIno) return void shutdown("the socket file was replaced");
+      if (current.ino !== socketIno) return void shutdown("the socket file was replaced", 1);
     } catch {
-      return void shutdown("the socket file was removed");
+      return void shutdown("the socket file was removed", 1);
     }
-    if (distrust === undefined) {
-      const nowMs = Date.now();
-      try {
-        drainSpool(spool, { ingest, telemetry, nowMs });
-        if (ticks++ % PRUNE_EVERY_TICKS === 0) pruneTraceIds(args.traceDir, { nowMs });
-      } catch (error) {
-        log("WARN", `spool drain failed: ${(error as Error).message}`);
-      }
+    const nowMs = Date.now();
+    try {
+      drainSpool(spool, { ingest, telemetry, nowMs });
+      if (ticks++ % PRUNE_EVERY_TICKS === 0) pruneTraceIds(args.traceDir, { nowMs });
+    } catch (error) {
+      log("WARN", `spool drain failed: ${(error as Error).message}`);
     }
   };
   const ticker = setInterval(tick, TICK_MS);
 
-  async function shutdown(reason: string): Promise<void> {
+  async function shutdown(reason: string, exitCode = 0): Promise<void> {
     if (stopping) return;
     stopping = true;
-    log("INFO", `shutting down: ${reason}`);
+    log(exitCode === 0 ? "INFO" : "ERROR", `shutting down: ${reason}`);
     clearInterval(ticker);
     try {
       listener.close();
@@ -215,7 +216,7 @@ async function main(): Promise<void> {
     }
     const grace = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS));
     await Promise.race([Promise.all(open), grace]);
-    let code = 0;
+    let code = exitCode;
     try {
       ingest.flush();
       store.close();
@@ -241,10 +242,10 @@ async function main(): Promise<void> {
 
   try {
     for await (const conn of listener) {
-      const served = serveConnection(conn as Deno.UnixConn, { ingest, telemetry });
+      const served = serveConnection(conn as Deno.UnixConn, { ingest, telemetry, budget });
       open.add(served);
       served.finally(() => open.delete(served));
-      // Each connection may hold up to 16 MiB; bound memory by bounding connections.
+      // The budget bounds what connections hold; this bounds how many wait on it.
       while (open.size >= MAX_OPEN_CONNECTIONS) await Promise.race(open);
     }
   } catch (error) {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { dirname } from "./paths.ts";
+import { BIND_SOCKET_NAME, dirname } from "./paths.ts";
 
 /** Paths the hook may touch. */
 export interface HookPermissionPaths {
@@ -58,12 +58,18 @@ export const DAEMON_ENV_VARS = [
 
 /**
  * The daemon's flags: read and write its store folder, trace dir and socket;
- * listen on that socket; reach the OTLP host only when one is configured.
+ * listen on that socket and on its bind path inside the trace dir (where the
+ * socket is made before it is renamed into place); reach the OTLP host only
+ * when one is configured.
  */
 export function daemonPermissionFlags(paths: DaemonPermissionPaths): string[] {
   const { socket, traceDir, db, otlpHost } = paths;
   const dbDir = dirname(db);
-  const net = [`unix:${socket}`, ...(otlpHost ? [otlpHost] : [])];
+  const net = [
+    `unix:${socket}`,
+    `unix:${traceDir}/${BIND_SOCKET_NAME}`,
+    ...(otlpHost ? [otlpHost] : []),
+  ];
   return [
     "--no-prompt",
     `--allow-read=${dbDir},${traceDir},${socket}`,
@@ -79,6 +85,7 @@ export const INSTALL_ENV_VARS = [
   "HOME",
   "INIT_CWD",
   "XDG_DATA_HOME",
+  "XDG_STATE_HOME",
   "CYBEROS_MEMORY_SOCKET",
   "CYBEROS_MEMORY_TRACE_DIR",
   "CYBEROS_MEMORY_DB",
