@@ -28,6 +28,8 @@ const CONNECTION_LIMIT_MS = 10_000;
 /** How long a complete frame waits unparsed for its sender to hang up. */
 const PARSE_IDLE_MS = 5;
 const SHUTDOWN_GRACE_MS = 1000;
+/** A frame this large is followed by a full garbage collection once nothing else is held. */
+const LARGE_FRAME_BYTES = 1024 * 1024;
 /** Open connections at most; past it the daemon stops accepting until one ends (hooks spool). */
 const MAX_OPEN_CONNECTIONS = 64;
 
@@ -64,6 +66,23 @@ function parseArgs(argv: string[]): DaemonArgs {
   return { socket: values.socket!, db: values.db!, traceDir: values["trace-dir"]!, debug: debugOn };
 }
 
+let collecting: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Runs V8's full garbage collection soon (`--expose-gc`, set by
+ * `daemonRunArgs`): without it, the buffers and strings of a few 16 MiB
+ * frames stayed resident long after they were released, since a daemon
+ * that then idles gives V8 no reason to collect.
+ */
+function collectGarbageSoon(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined || collecting !== undefined) return;
+  collecting = setTimeout(() => {
+    collecting = undefined;
+    gc();
+  }, 50);
+}
+
 async function loadTelemetry(): Promise<Telemetry> {
   if (Deno.env.get("OTEL_DENO") !== "true") return noTelemetry();
   const { otelTelemetry } = await import("./_otel.ts");
@@ -96,6 +115,7 @@ async function serveConnection(
     for (const body of unparsed) {
       const result = decodeFrameBody(body);
       budget.release(body.length);
+      if (budget.held === 0 && body.length >= LARGE_FRAME_BYTES) collectGarbageSoon();
       if ("frame" in result) ingest.enqueue(result.frame);
       else reject(result.error);
     }

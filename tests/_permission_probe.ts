@@ -32,6 +32,9 @@ async function attempt(): Promise<void> {
     case "unix":
       (await Deno.connect({ transport: "unix", path: target })).close();
       return;
+    case "listen":
+      Deno.listen({ transport: "unix", path: target }).close();
+      return;
     case "ffi":
       Deno.dlopen(target, {});
       return;
