@@ -12,7 +12,8 @@ function env(values: Record<string, string>) {
 }
 
 Deno.test({
-  name: "resolvePaths() puts socket and trace dir in the private runtime dir, the store in XDG_DATA_HOME",
+  name:
+    "resolvePaths() puts socket and trace dir in the private runtime dir, the store in XDG_DATA_HOME",
   permissions: "none",
   fn() {
     assert.deepEqual(resolvePaths(env({ HOME: "/home/u" })), {
@@ -67,6 +68,10 @@ Deno.test({
       CYBEROS_MEMORY_TRACE_DIR: "/tmp/cyberos-memory-claude-traces",
       CYBEROS_MEMORY_DB: "/d/c.db",
     }));
-    assert.equal(spec.socket, "/tmp/cyberos-memory-capture.sock", "the spec's paths stay selectable");
+    assert.equal(
+      spec.socket,
+      "/tmp/cyberos-memory-capture.sock",
+      "the spec's paths stay selectable",
+    );
   },
 });
