@@ -191,9 +191,6 @@ async function main(): Promise<void> {
     fail(error.message);
   }
   const socketIno = Deno.lstatSync(args.socket).ino;
-  console.log(
-    `cyberos-memory daemon: listening on ${args.socket}; store ${args.db} (${store.count()} rows); spool ${spool}`,
-  );
 
   const open = new Set<Promise<void>>();
   const budget = new ByteBudget();
@@ -258,6 +255,10 @@ async function main(): Promise<void> {
 
   Deno.addSignalListener("SIGTERM", () => void shutdown("SIGTERM"));
   Deno.addSignalListener("SIGINT", () => void shutdown("SIGINT"));
+  // Said once SIGTERM is handled: whoever waits for this line may stop the daemon at once.
+  console.log(
+    `cyberos-memory daemon: listening on ${args.socket}; store ${args.db} (${store.count()} rows); spool ${spool}`,
+  );
   tick();
 
   try {

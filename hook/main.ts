@@ -119,11 +119,16 @@ function readStdin(afterFirstRead: () => void): Uint8Array | undefined {
   return undefined;
 }
 
-/** The trace dir's check at the first read of stdin, or the error that prevented it. */
-function checkTraceDir(path: string, uid: number): TrustCheck {
+/**
+ * The trace dir's check, or the error that prevented it; `undefined` when it
+ * is missing and `create` is off (at the first read of stdin nothing is made
+ * yet: an invalid payload leaves no trace).
+ */
+function checkTraceDir(path: string, uid: number, create: boolean): TrustCheck | undefined {
   try {
-    return checkPrivateDir(path, { uid, create: true });
+    return checkPrivateDir(path, { uid, create });
   } catch (error) {
+    if (!create && error instanceof Deno.errors.NotFound) return undefined;
     return { distrust: `cannot be used: ${(error as Error).message}` };
   }
 }
@@ -193,10 +198,10 @@ function spool(
  */
 function connectTrusted(
   args: HookArgs,
-  trace: TrustCheck,
+  trace: TrustCheck | undefined,
   uid: number,
 ): PendingConnection {
-  if (trace.identity && dirname(args.socket) === args.traceDir) return connectEarly(args.socket);
+  if (trace?.identity && dirname(args.socket) === args.traceDir) return connectEarly(args.socket);
   let socket: TrustCheck;
   try {
     socket = checkSocket(args.socket, { uid });
@@ -213,12 +218,12 @@ async function main(): Promise<void> {
   const args = parseArgs(Deno.args);
   if (typeof args === "string") return warn("invalid_payload", args);
   const uid = args.asUid ?? Deno.uid() ?? -1;
-  let trace: TrustCheck = { distrust: "was not checked" };
+  let trace: TrustCheck | undefined;
   let connection: PendingConnection = Promise.resolve(new Error("not connected"));
   // The connection is made while the rest of a large payload is on its way; a
   // payload that turns out invalid leaves it unused (the daemon reads nothing).
   const input = readStdin(() => {
-    trace = checkTraceDir(args.traceDir, uid);
+    trace = checkTraceDir(args.traceDir, uid, false);
     connection = connectTrusted(args, trace, uid);
   });
   if (input === undefined) return warn("invalid_payload", "stdin exceeds the 16 MiB limit");
@@ -232,6 +237,8 @@ async function main(): Promise<void> {
   if (parsed.unknownKeys.length > 0) {
     warn("unknown_fields", `ignored ${parsed.unknownKeys.join(", ")}`);
   }
+  // A trace dir missing at the first read is made now, for a payload worth keeping.
+  trace ??= checkTraceDir(args.traceDir, uid, true)!;
   const traceId = traceIdFor(args, parsed.payload.session_id, trace);
   const capturedAtNs = Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3;
   const draft = draftFor(args, parsed, { traceId, capturedAtNs });

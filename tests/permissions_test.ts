@@ -47,15 +47,6 @@ async function probeSteps(
   }
 }
 
-function flagsToSet(flags: string[]): Record<string, string[]> {
-  const set: Record<string, string[]> = {};
-  for (const flag of flags) {
-    const match = /^--allow-([a-z]+)=(.*)$/.exec(flag);
-    if (match) set[match[1]!] = match[2]!.split(",");
-  }
-  return set;
-}
-
 Deno.test("deno.json names no hook set (its paths are under $HOME now): the hook task goes through the launcher", async () => {
   const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`));
   assert.equal(config.permissions.hook, undefined);

@@ -424,7 +424,7 @@ Deno.test("daemon: a second daemon on a live socket exits 1 with a clear line; a
     assert.equal(second.code, 1);
     assert.match(
       new TextDecoder().decode(second.stderr),
-      /another daemon is already listening on /,
+      /another daemon is running on .* \(it holds .*daemon\.lock\)/,
     );
     daemon.process.kill("SIGKILL");
     await daemon.process.status;

@@ -14,7 +14,15 @@ import { daemonRunArgs } from "../daemon/start.ts";
 import { encodeFrame } from "../lib/frame.ts";
 import { spoolFileName } from "../lib/spool.ts";
 import { checkSocket, connectChecked, UntrustedSocket } from "../lib/trust.ts";
-import { fixture, readRows, runHook, startTestDaemon, testFrame, waitForRows } from "./_daemon.ts";
+import {
+  fixture,
+  readRows,
+  ROOT,
+  runHook,
+  startTestDaemon,
+  testFrame,
+  waitForRows,
+} from "./_daemon.ts";
 
 const OTHER_UID = 65534;
 const IS_ROOT = Deno.uid() === 0;
@@ -497,6 +505,108 @@ Deno.test("memory: 64 connections each sending a 15 MiB frame hold a bounded amo
       `after ${after.toFixed(0)} MiB, baseline ${baseline.toFixed(0)}`,
     );
     assert.match(daemon.stderr(), /WARN frame rejected: Cannot take frame: its 15728640 bytes/);
+    await runHook(daemon, "stop", await fixture("stop_without_last_assistant_message"));
+    await waitForRows(daemon.db, 1);
+  } finally {
+    await daemon.stop();
+  }
+});
+
+Deno.test("the default layout: `deno task start` and `deno task hook` meet in ~/.local/state/cyberos-memory (0700), and a row arrives", async () => {
+  const home = await Deno.makeTempDir({ prefix: "cyberos-home-" });
+  const env = {
+    HOME: home,
+    // The real cache: the launchers' own imports are there, and nothing may be fetched.
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+    PATH: `${Deno.execPath().replace(/\/[^/]+$/, "")}:/usr/bin:/bin`,
+    NO_COLOR: "1",
+  };
+  const runtime = `${home}/.local/state/cyberos-memory`;
+  const daemon = new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "start"],
+    cwd: ROOT,
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  try {
+    await waitForSocket(`${runtime}/capture.sock`);
+    assert.equal(Deno.statSync(runtime).mode! & 0o777, 0o700);
+    const hook = new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "hook", "stop"],
+      cwd: ROOT,
+      env,
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = hook.stdin.getWriter();
+    await writer.write(
+      new TextEncoder().encode(await fixture("stop_without_last_assistant_message")),
+    );
+    await writer.close();
+    const output = await hook.output();
+    assert.equal(new TextDecoder().decode(output.stderr), "");
+    assert.equal(new TextDecoder().decode(output.stdout), "");
+    const rows = await waitForRows(`${home}/.local/share/cyberos-memory/capture.db`, 1);
+    assert.equal(rows[0]!.kind, "memory.claude_session_completed");
+  } finally {
+    stopQuietly(daemon);
+    await daemon.output();
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test({
+  name:
+    "the default layout owned by another user: the hook neither trusts the folder nor connects to the socket in it",
+  ignore: !IS_ROOT,
+  async fn() {
+    const dir = await sharedDir();
+    const runtime = `${dir}/cyberos-memory`;
+    Deno.mkdirSync(runtime, { mode: 0o700 });
+    const socket = `${runtime}/capture.sock`;
+    const listener = Deno.listen({ transport: "unix", path: socket });
+    let accepted = 0;
+    const accepting = (async () => {
+      for await (const conn of listener) {
+        accepted++;
+        conn.close();
+      }
+    })();
+    try {
+      Deno.chownSync(socket, OTHER_UID, OTHER_UID);
+      Deno.chownSync(runtime, OTHER_UID, OTHER_UID);
+      const run = await runHook(
+        { socket, traceDir: runtime },
+        "stop",
+        await fixture("stop_without_last_assistant_message"),
+      );
+      assert.equal(run.code, 0);
+      assert.match(run.stderr, /WARN trace_dir_untrusted: .* is owned by uid 65534/);
+      assert.match(run.stderr, /WARN socket_untrusted: .* is owned by uid 65534/);
+      assert.equal(accepted, 0);
+    } finally {
+      listener.close();
+      await accepting.catch(() => {});
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("a second daemon on another trace dir but the live socket of a first one: one line, exit 1, the first serves on", async () => {
+  const daemon = await startTestDaemon();
+  try {
+    const result = await ended(spawnDaemon({
+      socket: daemon.socket,
+      traceDir: `${daemon.dir}/other-traces`,
+      db: `${daemon.dir}/other.db`,
+    }));
+    assert.equal(result.code, 1);
+    assertOneLine(result.stderr, /another daemon is already listening on .*capture\.sock/);
     await runHook(daemon, "stop", await fixture("stop_without_last_assistant_message"));
     await waitForRows(daemon.db, 1);
   } finally {
