@@ -17,6 +17,7 @@ import { MAX_SPOOL_FILES, parseSpoolFileName, pruneSpool } from "../lib/spool.ts
 import { TRACE_IDLE_MS } from "../lib/trace_id.ts";
 import type { Ingest } from "./_ingest.ts";
 import { log } from "./_log.ts";
+import type { Quarantine } from "./_quarantine.ts";
 import type { Telemetry } from "./_telemetry.ts";
 
 const TEMP_FILE_GRACE_MS = 60_000;
@@ -32,9 +33,9 @@ const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
  */
 export function drainSpool(
   dir: string,
-  options: { ingest: Ingest; telemetry: Telemetry; nowMs: number },
+  options: { ingest: Ingest; telemetry: Telemetry; nowMs: number; quarantine?: Quarantine },
 ): number {
-  const { ingest, telemetry, nowMs } = options;
+  const { ingest, telemetry, nowMs, quarantine } = options;
   const names: string[] = [];
   try {
     for (const entry of Deno.readDirSync(dir)) {
@@ -58,21 +59,29 @@ export function drainSpool(
     if (!parsed || ingest.isQueued(parsed.id)) continue;
     if (budget <= 0) break;
     const path = `${dir}/${name}`;
+    let bytes: Uint8Array;
     try {
-      const bytes = readSpoolFile(path);
-      budget -= bytes.length;
+      bytes = readSpoolFile(path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) continue;
+      // Not one frame (too large, a lying prefix, not a regular file): never copied anywhere.
+      dropSpoolFile(path, { name, error: error as Error, telemetry });
+      continue;
+    }
+    budget -= bytes.length;
+    try {
       const frame = parseFrameBody(bytes.subarray(4));
       if (frame.id !== parsed.id) throw new FrameError("bad_shape", "id differs from the name");
       ingest.enqueue(frame, { outcome: parsed.outcome, spoolPath: path });
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
-      log("WARN", `spool file ${name} dropped: ${(error as Error).message}`);
-      telemetry.rejected(error instanceof FrameError ? error.reason : "bad_spool");
-      try {
-        Deno.removeSync(path);
-      } catch {
-        // Gone already.
+      if (error instanceof FrameError && quarantine !== undefined) {
+        // Kept for a person to read, out of the spool so no drain tries it again.
+        const detail = `spool file ${name}: ${error.message}`;
+        quarantine.add({ name, spoolPath: path, reason: error.reason, detail });
+        continue;
       }
+      dropSpoolFile(path, { name, error: error as Error, telemetry });
     }
   }
   telemetry.spoolDepth(names.length);
@@ -115,6 +124,20 @@ export function readSpoolFile(path: string): Uint8Array {
     return bytes;
   } finally {
     file.close();
+  }
+}
+
+function dropSpoolFile(
+  path: string,
+  options: { name: string; error: Error; telemetry: Telemetry },
+): void {
+  const { name, error, telemetry } = options;
+  log("WARN", `spool file ${name} dropped: ${error.message}`);
+  telemetry.rejected(error instanceof FrameError ? error.reason : "bad_spool");
+  try {
+    Deno.removeSync(path);
+  } catch {
+    // Gone already.
   }
 }
 

@@ -17,10 +17,12 @@ import { checkSocketPathLength, spoolDir } from "../lib/paths.ts";
 import { openStore, type Store } from "../lib/store.ts";
 import { bindSocket, lockTraceDir, StartupError, TraceDirWatch } from "./_runtime.ts";
 import { ByteBudget } from "./_budget.ts";
+import { startCheckpoints } from "./_checkpoints.ts";
 import { Ingest } from "./_ingest.ts";
+import { Quarantine, quarantineDirOf } from "./_quarantine.ts";
 import { debug, log, setDebug } from "./_log.ts";
 import { drainSpool, pruneTraceIds } from "./_spool_drain.ts";
-import { noTelemetry, type Telemetry } from "./_telemetry.ts";
+import { exportNote, noTelemetry, type Telemetry } from "./_telemetry.ts";
 
 const TICK_MS = 2000;
 const PRUNE_EVERY_TICKS = 30;
@@ -165,6 +167,14 @@ async function main(): Promise<void> {
     if (!(error instanceof StartupError)) throw error;
     fail(error.message);
   }
+  // Bound before the store is opened: a path that is not ours to take changes nothing.
+  let listener: Deno.UnixListener;
+  try {
+    listener = await bindSocket(args.socket, { traceDir: args.traceDir, uid });
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    fail(error.message);
+  }
   let store: Store;
   try {
     store = openStore(args.db);
@@ -176,20 +186,15 @@ async function main(): Promise<void> {
     );
   }
   const telemetry = await loadTelemetry();
+  const checkpoints = await startCheckpoints(store, { db: args.db, uid: Deno.uid() ?? -1 });
   const spool = spoolDir(args.traceDir);
+  const quarantine = new Quarantine(quarantineDirOf(args.db), { telemetry });
   const ingest = new Ingest(store, {
     spoolDir: spool,
     telemetry,
-    onFatal: (reason) => void shutdown(reason),
+    quarantine,
+    onFatal: (reason) => void shutdown(reason, { failed: true }),
   });
-  let listener: Deno.UnixListener;
-  try {
-    listener = await bindSocket(args.socket, { traceDir: args.traceDir, uid });
-  } catch (error) {
-    if (!(error instanceof StartupError)) throw error;
-    store.close();
-    fail(error.message);
-  }
   const socketIno = Deno.lstatSync(args.socket).ino;
 
   const open = new Set<Promise<void>>();
@@ -203,17 +208,26 @@ async function main(): Promise<void> {
     // else could hold forged frames, so nothing in it is committed.
     const changed = traceDir.check();
     if (changed !== undefined) {
-      return void shutdown(`${changed}; nothing more is drained from it, restart to check it`, 1);
+      return void shutdown(`${changed}; nothing more is drained from it, restart to check it`, {
+        exitCode: 1,
+      });
     }
     try {
       const current = Deno.lstatSync(args.socket);
-      if (current.ino !== socketIno) return void shutdown("the socket file was replaced", 1);
+      if (current.ino !== socketIno) {
+        return void shutdown("the socket file was replaced", { exitCode: 1 });
+      }
     } catch {
-      return void shutdown("the socket file was removed", 1);
+      return void shutdown("the socket file was removed", { exitCode: 1 });
+    }
+    try {
+      store.assertSameFile();
+    } catch (error) {
+      return void shutdown(`the store failed: ${(error as Error).message}`, { failed: true });
     }
     const nowMs = Date.now();
     try {
-      drainSpool(spool, { ingest, telemetry, nowMs });
+      drainSpool(spool, { ingest, telemetry, nowMs, quarantine });
       if (ticks++ % PRUNE_EVERY_TICKS === 0) pruneTraceIds(args.traceDir, { nowMs });
     } catch (error) {
       log("WARN", `spool drain failed: ${(error as Error).message}`);
@@ -221,10 +235,19 @@ async function main(): Promise<void> {
   };
   const ticker = setInterval(tick, TICK_MS);
 
-  async function shutdown(reason: string, exitCode = 0): Promise<void> {
+  /**
+   * Stops the daemon: `failed` (a store error) exits 1 without another commit;
+   * `exitCode` 1 (the socket or trace dir lost) exits 1 after the final commit.
+   */
+  async function shutdown(
+    reason: string,
+    options: { failed?: boolean; exitCode?: number } = {},
+  ): Promise<void> {
     if (stopping) return;
     stopping = true;
-    log(exitCode === 0 ? "INFO" : "ERROR", `shutting down: ${reason}`);
+    if (options.failed) {
+      log("ERROR", `shutting down: ${reason}; restart the daemon: the spool keeps every frame`);
+    } else log(options.exitCode ? "ERROR" : "INFO", `shutting down: ${reason}`);
     clearInterval(ticker);
     try {
       listener.close();
@@ -233,9 +256,13 @@ async function main(): Promise<void> {
     }
     const grace = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS));
     await Promise.race([Promise.all(open), grace]);
-    let code = exitCode;
+    let code = options.failed ? 1 : options.exitCode ?? 0;
     try {
-      ingest.flush();
+      // After a store error nothing more is committed: the spool keeps the frames.
+      if (!options.failed) {
+        ingest.flush();
+        await checkpoints?.close();
+      }
       store.close();
     } catch (error) {
       log(
@@ -257,7 +284,9 @@ async function main(): Promise<void> {
   Deno.addSignalListener("SIGINT", () => void shutdown("SIGINT"));
   // Said once SIGTERM is handled: whoever waits for this line may stop the daemon at once.
   console.log(
-    `cyberos-memory daemon: listening on ${args.socket}; store ${args.db} (${store.count()} rows); spool ${spool}`,
+    `cyberos-memory daemon: listening on ${args.socket}; store ${args.db} (${store.count()} rows); spool ${spool}; ${
+      exportNote((name) => Deno.env.get(name))
+    }`,
   );
   tick();
 

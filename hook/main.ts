@@ -5,7 +5,7 @@
  * whatever happens; anything but `ok` is one WARN line on stderr.
  *
  * Usage: `hook/main.ts --socket PATH --trace-dir PATH [--allow-email-domain D]... EVENT`
- * (`install` writes the paths; the hook never reads the environment).
+ * (`install` writes the paths; of the environment the hook reads only `TRACEPARENT`).
  *
  * Trust: the trace dir is checked (a real folder of this user, mode 0700) at
  * the first read of stdin, and again (same device and inode) before the
@@ -45,6 +45,9 @@ import {
 } from "../lib/trust.ts";
 import type { Outcome } from "../lib/outcomes.ts";
 import { decodeUtf8 } from "../lib/utf8.ts";
+import { parseJsonQuietly } from "../lib/json_parse.ts";
+import { redactText } from "../lib/redact/mod.ts";
+import { traceparentFromEnv } from "../lib/traceparent.ts";
 
 interface HookArgs {
   event: HookEvent;
@@ -230,18 +233,23 @@ async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseHookPayload>;
   try {
     const text = decodeUtf8(input);
-    parsed = parseHookPayload(JSON.parse(text), HOOK_EVENTS[args.event]);
+    parsed = parseHookPayload(parseJsonQuietly(text, "stdin"), HOOK_EVENTS[args.event]);
   } catch (error) {
     return warn("invalid_payload", (error as Error).message);
   }
   if (parsed.unknownKeys.length > 0) {
-    warn("unknown_fields", `ignored ${parsed.unknownKeys.join(", ")}`);
+    // Key names are input too: redacted, and only Claude Code's snake_case shape is named.
+    const named = parsed.unknownKeys.filter((key) => /^[a-z][a-z0-9_]{0,39}$/.test(key));
+    const others = parsed.unknownKeys.length - named.length;
+    const list = [...named, ...(others > 0 ? [`${others} other`] : [])].join(", ");
+    warn("unknown_fields", `ignored ${redactText(list).text}`);
   }
   // A trace dir missing at the first read is made now, for a payload worth keeping.
   trace ??= checkTraceDir(args.traceDir, uid, true)!;
   const traceId = traceIdFor(args, parsed.payload.session_id, trace);
   const capturedAtNs = Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3;
   const draft = draftFor(args, parsed, { traceId, capturedAtNs });
+  const traceparent = traceparentFromEnv();
   const frame: Frame = {
     v: FRAME_VERSION,
     id: newFrameId(),
@@ -253,6 +261,7 @@ async function main(): Promise<void> {
       ended_at_ns: Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3,
       outcome: draft.kind === ROW_KINDS.redactionFailed ? "redaction_failed" : "ok",
       redactions: draft.counts,
+      ...(traceparent === undefined ? {} : { traceparent }),
     },
   };
   let bytes: Uint8Array;

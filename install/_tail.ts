@@ -9,7 +9,7 @@
  */
 
 import { ROW_KINDS } from "../lib/kinds.ts";
-import { resolvePaths } from "../lib/paths.ts";
+import { resolveDbPath } from "../lib/paths.ts";
 import type { StoredRow } from "../lib/rows.ts";
 import { openStore } from "../lib/store.ts";
 import { UserError } from "./_files.ts";
@@ -158,7 +158,7 @@ export function runTail(
   const parsed = parseTailArgs(args);
   let db: string;
   try {
-    db = resolvePaths(env).db;
+    db = resolveDbPath(env);
   } catch (error) {
     throw new UserError((error as Error).message);
   }

@@ -92,8 +92,19 @@ export function resolvePaths(env: EnvLookup): CapturePaths {
     : `${runtime}/${SOCKET_NAME}`;
   checkSocketPathLength(socket);
   const traceDir = traceOverride ? absolute(traceOverride, ENV_VARS.traceDir) : runtime!;
+  return { socket, traceDir, db: resolveDbPath(env) };
+}
+
+/**
+ * The store's path alone, for the commands that need nothing else (`tail`,
+ * `verify`, `coverage`, `team`): they must not fail over a socket path.
+ *
+ * @throws {TypeError} when `CYBEROS_MEMORY_DB` is not absolute, or neither it,
+ * `XDG_DATA_HOME` nor `HOME` is set.
+ */
+export function resolveDbPath(env: EnvLookup): string {
   const dbOverride = env(ENV_VARS.db);
-  if (dbOverride) return { socket, traceDir, db: absolute(dbOverride, ENV_VARS.db) };
+  if (dbOverride) return absolute(dbOverride, ENV_VARS.db);
   const dataHome = env("XDG_DATA_HOME") ||
     (env("HOME") ? `${env("HOME")}/.local/share` : undefined);
   if (!dataHome) {
@@ -101,11 +112,7 @@ export function resolvePaths(env: EnvLookup): CapturePaths {
       `Cannot find the store: set ${ENV_VARS.db}, XDG_DATA_HOME or HOME to an absolute path`,
     );
   }
-  return {
-    socket,
-    traceDir,
-    db: `${absolute(dataHome, "XDG_DATA_HOME")}/cyberos-memory/capture.db`,
-  };
+  return `${absolute(dataHome, "XDG_DATA_HOME")}/cyberos-memory/capture.db`;
 }
 
 /**

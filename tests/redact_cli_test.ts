@@ -7,8 +7,9 @@
  */
 
 import assert from "node:assert/strict";
+import { fileUrlToPath } from "../lib/file_url.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
+const ROOT = fileUrlToPath(new URL("..", import.meta.url));
 const SCORER = new URL("../../shared/redaction/score.ts", import.meta.url).pathname;
 const CORPUS = new URL("../../shared/redaction/corpus-dev.jsonl", import.meta.url).pathname;
 const AWS = "AKIAQ7RTX2M4ZK9WPL3N";

@@ -73,6 +73,8 @@ function spawnDaemon(
   paths: { socket: string; traceDir: string; db: string },
   options: { umask?: string } = {},
 ): Deno.ChildProcess {
+  // As `deno task start` does first: the daemon may not make the store's folder itself.
+  Deno.mkdirSync(paths.db.slice(0, paths.db.lastIndexOf("/")), { recursive: true, mode: 0o700 });
   const args = daemonRunArgs(paths);
   const command = options.umask === undefined
     ? new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "piped", stdin: "null" })
@@ -212,7 +214,9 @@ Deno.test("H1: spool files larger than a frame, or whose length prefix lies, are
     );
     const daemon = await startTestDaemon({ dir });
     try {
-      const rows = await waitForRows(daemon.db, 1);
+      const rows = await waitForRows(daemon.db, 1).catch((error) => {
+        throw new Error(`${error.message}; the daemon said: ${daemon.stderr()}`);
+      });
       await sleep(300);
       assert.deepEqual(readRows(daemon.db).map((row) => row.payload.prompt_redacted), [
         "an honest frame",
