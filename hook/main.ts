@@ -4,7 +4,7 @@
  * sends one frame to the daemon and spools it, and exits 0 with stdout untouched,
  * whatever happens; anything but `ok` is one WARN line on stderr.
  *
- * Usage: `hook/main.ts --socket PATH --trace-dir PATH [--allow-email-domain D]... EVENT`
+ * Usage: `hook/main.ts --socket PATH --trace-dir PATH [--allow-email-domain D]... [--tool-detail hash|subject] EVENT`
  * (`install` writes the paths; of the environment the hook reads only `TRACEPARENT`).
  *
  * Trust: the trace dir is checked (a real folder of this user, mode 0700) at
@@ -48,12 +48,15 @@ import { decodeUtf8 } from "../lib/utf8.ts";
 import { parseJsonQuietly } from "../lib/json_parse.ts";
 import { redactText } from "../lib/redact/mod.ts";
 import { traceparentFromEnv } from "../lib/traceparent.ts";
+import { isToolDetail, TOOL_DETAILS, type ToolDetail } from "../lib/subject.ts";
 
 interface HookArgs {
   event: HookEvent;
   socket: string;
   traceDir: string;
   allowEmailDomains: string[];
+  /** `--tool-detail subject`: tool rows carry a short redacted subject. */
+  toolDetail: ToolDetail;
   /** Test seam: make the redactor throw, to prove the fail-closed path. */
   failRedaction: boolean;
   /** Test seam: the uid the trust checks expect, for tests that cannot chown. */
@@ -76,6 +79,7 @@ function parseArgs(argv: string[]): HookArgs | string {
   let traceDir: string | undefined;
   let event: string | undefined;
   const allowEmailDomains: string[] = [];
+  let toolDetail: string | undefined = "hash";
   let failRedaction = false;
   let asUid: number | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -83,6 +87,7 @@ function parseArgs(argv: string[]): HookArgs | string {
     if (arg === "--socket") socket = argv[++i];
     else if (arg === "--trace-dir") traceDir = argv[++i];
     else if (arg === "--allow-email-domain") allowEmailDomains.push(argv[++i] ?? "");
+    else if (arg === "--tool-detail") toolDetail = argv[++i];
     else if (arg === "--fail-redaction") failRedaction = true;
     else if (arg === "--as-uid") asUid = Number(argv[++i]);
     else if (!arg.startsWith("-") && event === undefined) event = arg;
@@ -94,7 +99,10 @@ function parseArgs(argv: string[]): HookArgs | string {
   if (!socket?.startsWith("/") || !traceDir?.startsWith("/")) {
     return "--socket and --trace-dir must be absolute paths";
   }
-  return { event, socket, traceDir, allowEmailDomains, failRedaction, asUid };
+  if (!isToolDetail(toolDetail)) {
+    return `--tool-detail must be ${TOOL_DETAILS.join(" or ")}, got "${toolDetail}"`;
+  }
+  return { event, socket, traceDir, allowEmailDomains, toolDetail, failRedaction, asUid };
 }
 
 /**
@@ -156,7 +164,10 @@ function draftFor(
 ): Draft {
   try {
     if (args.failRedaction) throw new Error("redaction forced to fail (--fail-redaction)");
-    return buildDraft(parsed.payload, context, { allowEmailDomains: args.allowEmailDomains });
+    return buildDraft(parsed.payload, context, {
+      allowEmailDomains: args.allowEmailDomains,
+      toolDetail: args.toolDetail,
+    });
   } catch (error) {
     return redactionFailedDraft(parsed.payload.session_id, context, { error });
   }

@@ -239,3 +239,28 @@ export function teamPermissionFlags(paths: TeamPermissionPaths): string[] {
     `--allow-env=${env.join(",")}`,
   ];
 }
+
+/** What the web view may touch. */
+export interface ViewPermissionPaths {
+  /** The SQLite store, read only (with its `-wal` and `-shm` files). */
+  db: string;
+  /** The one loopback `host:port` it listens on. */
+  listen: string;
+}
+
+/**
+ * The flags of `view`: read the store and its WAL and shared-memory files,
+ * listen on one loopback address; no write, env, run or other network, so
+ * nothing it reads can be changed or sent anywhere but to that address.
+ *
+ * @throws {TypeError} when the store's path holds a comma.
+ */
+export function viewPermissionFlags(paths: ViewPermissionPaths): string[] {
+  const { db, listen } = paths;
+  assertFlagPath(db, "store");
+  return [
+    "--no-prompt",
+    `--allow-read=${db},${db}-wal,${db}-shm`,
+    `--allow-net=${listen}`,
+  ];
+}

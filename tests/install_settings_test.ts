@@ -62,22 +62,41 @@ function uninstall(text: string) {
   return uninstallHooks(text, RECOGNISE);
 }
 
-Deno.test("ourHooks() installs exactly the four capture events with a timeout in seconds", {
-  permissions: "none",
-}, () => {
-  assert.deepEqual(HOOKS.map((hook) => hook.event), [
-    "UserPromptSubmit",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "Stop",
-  ]);
-  assert.deepEqual(HOOKS.map((hook) => hook.matcher), [undefined, "*", "*", undefined]);
-  for (const hook of HOOKS) {
-    assert.equal(hook.timeout, HOOK_TIMEOUT_SECONDS);
-    assert.ok(hook.timeout >= 1 && hook.timeout <= 10, "seconds, not milliseconds");
-    assert.ok(isOurCommand(hook.command));
-  }
-});
+Deno.test(
+  "ourHooks() installs exactly the capture and lifecycle events with a timeout in seconds",
+  {
+    permissions: "none",
+  },
+  () => {
+    assert.deepEqual(HOOKS.map((hook) => hook.event), [
+      "UserPromptSubmit",
+      "PostToolUse",
+      "PostToolUseFailure",
+      "Stop",
+      "SessionStart",
+      "SessionEnd",
+      "SubagentStart",
+      "SubagentStop",
+      "PreCompact",
+      "PostCompact",
+      "StopFailure",
+      "PermissionRequest",
+      "PermissionDenied",
+      "ConfigChange",
+      "InstructionsLoaded",
+      "CwdChanged",
+    ]);
+    assert.deepEqual(
+      HOOKS.map((hook) => hook.matcher),
+      [undefined, "*", "*", ...Array(13).fill(undefined)],
+    );
+    for (const hook of HOOKS) {
+      assert.equal(hook.timeout, HOOK_TIMEOUT_SECONDS);
+      assert.ok(hook.timeout >= 1 && hook.timeout <= 10, "seconds, not milliseconds");
+      assert.ok(isOurCommand(hook.command));
+    }
+  },
+);
 
 Deno.test("buildHookCommand() is absolute, shell-quoted and carries paths and flags", {
   permissions: "none",
@@ -105,6 +124,7 @@ Deno.test("buildHookCommand() is absolute, shell-quoted and carries paths and fl
     socket: "/tmp/a b/s.sock",
     traceDir: "/tmp/a b/traces",
     event: "posttooluse",
+    toolDetail: "hash",
   });
   // Installed before the command began with `exec`: still ours, read the same.
   assert.deepEqual(parseHookCommand(command.replace(/^exec /, "")), parseHookCommand(command));
@@ -141,7 +161,7 @@ Deno.test("installHooks() creates the file's content when there is none", {
   permissions: "none",
 }, () => {
   const { text, changes } = install(undefined);
-  assert.equal(changes.length, 4);
+  assert.equal(changes.length, 16);
   assert.ok(text.endsWith("}\n"));
   const value = JSON.parse(text);
   assert.deepEqual(Object.keys(value.hooks), HOOKS.map((hook) => hook.event));
