@@ -37,7 +37,7 @@ async function attempt(): Promise<void> {
     case "unix":
       (await Deno.connect({ transport: "unix", path: target })).close();
       return;
-    case "listen":
+    case "listen-unix":
       Deno.listen({ transport: "unix", path: target }).close();
       return;
     case "sqlite": {
