@@ -19,6 +19,7 @@ import { bindSocket, lockTraceDir, StartupError, TraceDirWatch } from "./_runtim
 import { ByteBudget } from "./_budget.ts";
 import { startCheckpoints } from "./_checkpoints.ts";
 import { Ingest } from "./_ingest.ts";
+import { lockStore, type StoreLock } from "./_store_lock.ts";
 import { Quarantine, quarantineDirOf } from "./_quarantine.ts";
 import { debug, log, setDebug } from "./_log.ts";
 import { drainSpool, pruneTraceIds } from "./_spool_drain.ts";
@@ -155,18 +156,28 @@ async function serveConnection(
 }
 
 async function main(): Promise<void> {
+  // Listening for signals before the socket exists: one that came in between
+  // would kill the daemon outright and leave its socket behind.
+  let stopSignal: Deno.Signal | undefined;
+  let onSignal = (signal: Deno.Signal) => void (stopSignal ??= signal);
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    Deno.addSignalListener(signal, () => onSignal(signal));
+  }
   const args = parseArgs(Deno.args);
   setDebug(args.debug);
   const uid = Deno.uid() ?? -1;
   let traceDir: TraceDirWatch;
+  let storeLock: StoreLock;
   try {
     traceDir = TraceDirWatch.open(args.traceDir, { uid });
+    storeLock = lockStore(args.db, { socket: args.socket, uid });
     // Held until the process exits, which releases it.
     lockTraceDir(args.traceDir);
   } catch (error) {
-    if (!(error instanceof StartupError)) throw error;
-    fail(error.message);
+    fail((error as Error).message);
   }
+  // An orphan would hold the socket and the store for good: stop when the launcher goes.
+  const launcherPid = Deno.ppid;
   // Bound before the store is opened: a path that is not ours to take changes nothing.
   let listener: Deno.UnixListener;
   try {
@@ -196,6 +207,11 @@ async function main(): Promise<void> {
     onFatal: (reason) => void shutdown(reason, { failed: true }),
   });
   const socketIno = Deno.lstatSync(args.socket).ino;
+  console.log(
+    `cyberos-memory daemon: listening on ${args.socket}; store ${args.db} (${store.count()} rows); spool ${spool}; ${
+      exportNote((name) => Deno.env.get(name))
+    }`,
+  );
 
   const open = new Set<Promise<void>>();
   const budget = new ByteBudget();
@@ -204,6 +220,7 @@ async function main(): Promise<void> {
 
   const tick = () => {
     if (stopping) return;
+    if (Deno.ppid !== launcherPid) return void shutdown("the process that started it is gone");
     // Checked before every drain: a trace dir removed and made again by someone
     // else could hold forged frames, so nothing in it is committed.
     const changed = traceDir.check();
@@ -264,6 +281,7 @@ async function main(): Promise<void> {
         await checkpoints?.close();
       }
       store.close();
+      storeLock.release();
     } catch (error) {
       log(
         "ERROR",
@@ -280,14 +298,8 @@ async function main(): Promise<void> {
     Deno.exit(code);
   }
 
-  Deno.addSignalListener("SIGTERM", () => void shutdown("SIGTERM"));
-  Deno.addSignalListener("SIGINT", () => void shutdown("SIGINT"));
-  // Said once SIGTERM is handled: whoever waits for this line may stop the daemon at once.
-  console.log(
-    `cyberos-memory daemon: listening on ${args.socket}; store ${args.db} (${store.count()} rows); spool ${spool}; ${
-      exportNote((name) => Deno.env.get(name))
-    }`,
-  );
+  onSignal = (signal) => void shutdown(signal);
+  if (stopSignal !== undefined) void shutdown(stopSignal);
   tick();
 
   try {

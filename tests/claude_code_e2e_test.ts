@@ -12,7 +12,7 @@
  */
 
 import assert from "node:assert/strict";
-import { blake3Hex, canonicalJson } from "../lib/hash.ts";
+import { oracleBlake3Hex, oracleCanonicalJson } from "./_oracle.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import {
   LIFECYCLE_EVENTS,
@@ -69,7 +69,7 @@ function expectedPayload(payload: Record<string, unknown>): Record<string, unkno
       const redacted = redactText(String(payload.prompt));
       return {
         ...common,
-        prompt_hash: blake3Hex(redacted.text),
+        prompt_hash: oracleBlake3Hex(redacted.text),
         prompt_redacted: redacted.text,
         redaction_match_count: redacted.matchCount,
         ...(payload.prompt_id !== undefined ? { prompt_id: payload.prompt_id } : {}),
@@ -83,7 +83,7 @@ function expectedPayload(payload: Record<string, unknown>): Record<string, unkno
       return {
         ...common,
         tool_name: payload.tool_name,
-        tool_args_hash: blake3Hex(canonicalJson(redactValue(payload.tool_input).value)),
+        tool_args_hash: oracleBlake3Hex(oracleCanonicalJson(redactValue(payload.tool_input).value)),
         outcome: payload.hook_event_name === "PostToolUse" ? "success" : "error",
         duration_ms: payload.duration_ms ?? null,
         ...(payload.tool_use_id !== undefined ? { tool_use_id: payload.tool_use_id } : {}),
@@ -121,7 +121,9 @@ function expectedLifecycle(
   const out: Record<string, unknown> = { session_id: payload.session_id };
   if (spec.tool) {
     out.tool_name = redacted(payload.tool_name);
-    out.tool_args_hash = blake3Hex(canonicalJson(redactValue(payload.tool_input ?? {}).value));
+    out.tool_args_hash = oracleBlake3Hex(
+      oracleCanonicalJson(redactValue(payload.tool_input ?? {}).value),
+    );
   }
   for (const [name, type] of Object.entries(spec.fields)) {
     if (typeof payload[name] !== "string") continue;

@@ -15,17 +15,15 @@ import {
 } from "../install/_settings.ts";
 import { HOOK_TIMEOUT_SECONDS, ourHooks } from "../install/_install.ts";
 import { installState } from "../install/_status.ts";
-import { formatRows } from "../install/_tail.ts";
+import { formatRows, formatTime } from "../install/_tail.ts";
 import {
   buildHookCommand,
   DEFAULT_HOOK_SCRIPT,
   isOurCommand,
   parseHookCommand,
-  shellQuote,
 } from "../lib/hook_command.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import { fileUrlToPath } from "../lib/file_url.ts";
-import { hookPermissionFlags } from "../lib/permissions.ts";
 import type { StoredRow } from "../lib/rows.ts";
 
 /**
@@ -107,17 +105,35 @@ Deno.test("buildHookCommand() is absolute, shell-quoted and carries paths and fl
     traceDir: "/tmp/a b/traces",
     allowEmailDomains: ["example.com"],
   });
-  const flags = hookPermissionFlags({ socket: "/tmp/a b/s.sock", traceDir: "/tmp/a b/traces" })
-    .map((flag) => /^[A-Za-z0-9_@%+=:,./-]+$/.test(flag) ? flag : shellQuote(flag)).join(" ");
+  // Written out word for word, not rebuilt with the helpers that build it; only the checkout's
+  // own script path is taken as it is.
   assert.equal(
     command,
-    `exec '/opt/it'\\''s/deno' run -q --v8-flags=--no-sparkplug,--no-regexp-tier-up,--single-threaded ${flags} ${
-      shellQuote(DEFAULT_HOOK_SCRIPT)
-    } ` +
-      `--socket '/tmp/a b/s.sock' --trace-dir '/tmp/a b/traces' ` +
-      `--allow-email-domain 'example.com' posttooluse`,
+    [
+      "exec",
+      String.raw`'/opt/it'\''s/deno'`,
+      "run",
+      "-q",
+      "--v8-flags=--no-sparkplug,--no-regexp-tier-up,--single-threaded",
+      "--no-config",
+      "--no-remote",
+      "--no-npm",
+      "--no-prompt",
+      "'--allow-read=/tmp/a b/traces,/tmp/a b/s.sock'",
+      "'--allow-write=/tmp/a b/traces,/tmp/a b/s.sock'",
+      "'--allow-net=unix:/tmp/a b/s.sock'",
+      "--allow-sys=uid",
+      "--allow-env=TRACEPARENT",
+      `'${DEFAULT_HOOK_SCRIPT.replaceAll("'", String.raw`'\''`)}'`,
+      "--socket",
+      "'/tmp/a b/s.sock'",
+      "--trace-dir",
+      "'/tmp/a b/traces'",
+      "--allow-email-domain",
+      "'example.com'",
+      "posttooluse",
+    ].join(" "),
   );
-  assert.ok(command.includes(` '--allow-read=/tmp/a b/traces,/tmp/a b/s.sock' `));
   assert.deepEqual(parseHookCommand(command), {
     denoPath: "/opt/it's/deno",
     scriptPath: DEFAULT_HOOK_SCRIPT,
@@ -394,9 +410,12 @@ Deno.test("formatRows() folds identical tool runs and summarises each kind", {
   ];
   const lines = formatRows(rows, { color: false });
   assert.equal(lines.length, 3);
-  assert.match(lines[0]!, /prompt +3f1c2a9e {2}Fix the bug \(\+1 lines\)$/);
-  assert.match(lines[1]!, /tool +3f1c2a9e {2}Bash success 20 ms ×2$/);
-  assert.match(lines[2]!, /turn +3f1c2a9e {2}turn done: 1 prompts, 2 tool uses, 1\.5 s/);
+  const when = formatTime(1e18, { date: true });
+  assert.match(when, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  assert.ok(lines.every((line) => line.startsWith(`${when}  `)), "date and time on every line");
+  assert.match(lines[0]!, /prompt +3f1c2a9e {2}p {21}Fix the bug \(\+1 line\)$/);
+  assert.match(lines[1]!, /tool +3f1c2a9e {2}p {21}Bash success 20 ms ×2$/);
+  assert.match(lines[2]!, /turn +3f1c2a9e {2}p {21}turn done: 1 prompt, 2 tool uses, 1\.5 s/);
   assert.ok(!lines.join("").includes("\x1b["));
   assert.ok(formatRows(rows, { color: true }).join("").includes("\x1b["));
 });
