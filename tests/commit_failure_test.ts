@@ -20,6 +20,7 @@ import { Ingest } from "../daemon/_ingest.ts";
 import { drainSpool } from "../daemon/_spool_drain.ts";
 import { noTelemetry } from "../daemon/_telemetry.ts";
 import { readRows, startTestDaemon, testFrame, waitForRows } from "./_daemon.ts";
+import { canMountTmpfs, onSmallDisk } from "./_full_disk.ts";
 
 function spoolFrames(traceDir: string, frames: Frame[]): string[] {
   Deno.mkdirSync(spoolDir(traceDir), { recursive: true, mode: 0o700 });
@@ -182,33 +183,6 @@ Deno.test("daemon: killed between the commit and deleting the spool files, it st
     await daemon.stop();
   }
 });
-
-/** Runs the daemon in its own mount namespace, its store's folder a tmpfs of `size`. */
-function onSmallDisk(folder: string, size: string): string[] {
-  return [
-    "unshare",
-    "-rm",
-    "sh",
-    "-c",
-    `mount -t tmpfs -o size=${size} tmpfs "$0" && exec "$@"`,
-    folder,
-  ];
-}
-
-async function canMountTmpfs(): Promise<boolean> {
-  const dir = await Deno.makeTempDir();
-  try {
-    const probe = await new Deno.Command("unshare", {
-      args: ["-rm", "sh", "-c", `mount -t tmpfs -o size=64k tmpfs "${dir}"`],
-      stderr: "null",
-    }).output();
-    return probe.success;
-  } catch {
-    return false;
-  } finally {
-    await Deno.remove(dir);
-  }
-}
 
 Deno.test({
   name:

@@ -18,6 +18,7 @@ import { Ingest } from "../daemon/_ingest.ts";
 import { Quarantine } from "../daemon/_quarantine.ts";
 import { noTelemetry, type Telemetry } from "../daemon/_telemetry.ts";
 import { readRows, ROOT, runHook, startTestDaemon, testFrame, waitForRows } from "./_daemon.ts";
+import { canMountTmpfs, onSmallDisk } from "./_full_disk.ts";
 
 /** Beyond what a SQLite INTEGER holds (2^63 - 1 ≈ 9.22e18). */
 const TOO_LATE_NS = 9.3e18;
@@ -123,33 +124,6 @@ Deno.test("daemon: a spooled frame with captured_at_ns 9.3e18 is quarantined, th
     await daemon.stop();
   }
 });
-
-/** Runs the daemon in its own mount namespace, its store's folder a tmpfs of `size`. */
-function onSmallDisk(folder: string, size: string): string[] {
-  return [
-    "unshare",
-    "-rm",
-    "sh",
-    "-c",
-    `mount -t tmpfs -o size=${size} tmpfs "$0" && exec "$@"`,
-    folder,
-  ];
-}
-
-async function canMountTmpfs(): Promise<boolean> {
-  const dir = await Deno.makeTempDir();
-  try {
-    const probe = await new Deno.Command("unshare", {
-      args: ["-rm", "sh", "-c", `mount -t tmpfs -o size=64k tmpfs "${dir}"`],
-      stderr: "null",
-    }).output();
-    return probe.success;
-  } catch {
-    return false;
-  } finally {
-    await Deno.remove(dir);
-  }
-}
 
 Deno.test({
   name:
