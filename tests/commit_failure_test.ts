@@ -11,9 +11,8 @@
  */
 
 import assert from "node:assert/strict";
-import { encodeFrame, type Frame } from "../lib/frame.ts";
+import type { Frame } from "../lib/frame.ts";
 import { spoolDir } from "../lib/paths.ts";
-import { spoolFileName, writeSpoolFile } from "../lib/spool.ts";
 import { openStore, type Store } from "../lib/store.ts";
 import { quarantineDirOf } from "../lib/store_paths.ts";
 import { Ingest } from "../daemon/_ingest.ts";
@@ -21,26 +20,7 @@ import { drainSpool } from "../daemon/_spool_drain.ts";
 import { noTelemetry } from "../daemon/_telemetry.ts";
 import { readRows, startTestDaemon, testFrame, waitForRows } from "./_daemon.ts";
 import { canMountTmpfs, onSmallDisk } from "./_full_disk.ts";
-
-function spoolFrames(traceDir: string, frames: Frame[]): string[] {
-  Deno.mkdirSync(spoolDir(traceDir), { recursive: true, mode: 0o700 });
-  return frames.map((frame) =>
-    writeSpoolFile(
-      spoolDir(traceDir),
-      spoolFileName(Number(frame.payload.captured_at_ns), frame.id),
-      encodeFrame(frame),
-    )
-  );
-}
-
-function listNames(dir: string): string[] {
-  try {
-    return [...Deno.readDirSync(dir)].map((entry) => entry.name).sort();
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
-}
+import { listNames, spoolFrames } from "./_spool.ts";
 
 /** Drains the spool into a fresh writer and commits; returns what the commit threw, if anything. */
 function drainAndCommit(ingest: Ingest, traceDir: string): unknown {

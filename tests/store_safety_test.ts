@@ -9,16 +9,16 @@
  */
 
 import assert from "node:assert/strict";
-import { encodeFrame, type Frame, MAX_CAPTURED_AT_NS, validateFrame } from "../lib/frame.ts";
+import { type Frame, MAX_CAPTURED_AT_NS, validateFrame } from "../lib/frame.ts";
 import { openStore } from "../lib/store.ts";
 import { spoolDir } from "../lib/paths.ts";
-import { spoolFileName, writeSpoolFile } from "../lib/spool.ts";
 import { quarantineDirOf } from "../lib/store_paths.ts";
 import { Ingest } from "../daemon/_ingest.ts";
 import { Quarantine } from "../daemon/_quarantine.ts";
 import { noTelemetry, type Telemetry } from "../daemon/_telemetry.ts";
 import { readRows, ROOT, runHook, startTestDaemon, testFrame, waitForRows } from "./_daemon.ts";
 import { canMountTmpfs, onSmallDisk } from "./_full_disk.ts";
+import { listNames, spoolFrames } from "./_spool.ts";
 
 /** Beyond what a SQLite INTEGER holds (2^63 - 1 ≈ 9.22e18). */
 const TOO_LATE_NS = 9.3e18;
@@ -26,27 +26,6 @@ const TOO_LATE_NS = 9.3e18;
 function lateFrame(index: number): Frame {
   const frame = testFrame(index);
   return { ...frame, payload: { ...frame.payload, captured_at_ns: TOO_LATE_NS } };
-}
-
-function spoolFrames(traceDir: string, frames: Frame[]): string[] {
-  Deno.mkdirSync(traceDir, { mode: 0o700 });
-  Deno.mkdirSync(spoolDir(traceDir), { mode: 0o700 });
-  return frames.map((frame) =>
-    writeSpoolFile(
-      spoolDir(traceDir),
-      spoolFileName(Number(frame.payload.captured_at_ns), frame.id),
-      encodeFrame(frame),
-    )
-  );
-}
-
-function listNames(dir: string): string[] {
-  try {
-    return [...Deno.readDirSync(dir)].map((entry) => entry.name).sort();
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
 }
 
 function countingTelemetry(): Telemetry & { quarantinedReasons: string[] } {
