@@ -389,22 +389,7 @@ export class Store {
 
   /** The stored checkpoints by tree size (or the latest only). */
   checkpoints(options: { latestOnly?: boolean } = {}): StoredCheckpoint[] {
-    if (!this.#statements.hasTable("checkpoints")) return [];
-    const sql = options.latestOnly
-      ? "SELECT * FROM checkpoints ORDER BY size DESC LIMIT 1"
-      : "SELECT * FROM checkpoints ORDER BY size";
-    const rows = this.#db.prepare(sql).all() as {
-      size: number;
-      root: string;
-      note: string;
-      signed_at_ms: number;
-    }[];
-    return rows.map((row) => ({
-      size: Number(row.size),
-      root: row.root,
-      note: row.note,
-      signedAtMs: Number(row.signed_at_ms),
-    }));
+    return readCheckpoints(this.#statements, options);
   }
 
   /** The append-only triggers that are missing or not ours (none when intact). */
@@ -438,6 +423,32 @@ export class Store {
       | undefined;
     return row ? { seq: Number(row.seq), hash: row.hash } : { seq: 0, hash: GENESIS_HASH };
   }
+}
+
+/**
+ * The checkpoints of the database behind `statements` by tree size (or the
+ * latest only); none for a store from before checkpoints.
+ */
+export function readCheckpoints(
+  statements: PreparedStatements,
+  options: { latestOnly?: boolean } = {},
+): StoredCheckpoint[] {
+  if (!statements.hasTable("checkpoints")) return [];
+  const sql = options.latestOnly
+    ? "SELECT * FROM checkpoints ORDER BY size DESC LIMIT 1"
+    : "SELECT * FROM checkpoints ORDER BY size";
+  const rows = statements.get(sql).all() as {
+    size: number;
+    root: string;
+    note: string;
+    signed_at_ms: number;
+  }[];
+  return rows.map((row) => ({
+    size: Number(row.size),
+    root: row.root,
+    note: row.note,
+    signedAtMs: Number(row.signed_at_ms),
+  }));
 }
 
 /**

@@ -11,7 +11,7 @@ import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import { openReadOnlyDatabase, PreparedStatements } from "../lib/sqlite.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import type { ChainColumns } from "../lib/chain.ts";
-import { META_KEYS, type StoredCheckpoint } from "../lib/store.ts";
+import { META_KEYS, readCheckpoints, type StoredCheckpoint } from "../lib/store.ts";
 
 /** Which sessions to list. */
 export interface SessionFilter {
@@ -249,16 +249,7 @@ export class ViewStore {
 
   /** The checkpoint of the largest tree, or `undefined` (none yet, or a store from before checkpoints). */
   latestCheckpoint(): StoredCheckpoint | undefined {
-    if (!this.#statements.hasTable("checkpoints")) return undefined;
-    const row = this.#statements.get(
-      "SELECT size, root, note, signed_at_ms FROM checkpoints ORDER BY size DESC LIMIT 1",
-    ).get() as { size: number; root: string; note: string; signed_at_ms: number } | undefined;
-    return row === undefined ? undefined : {
-      size: Number(row.size),
-      root: row.root,
-      note: row.note,
-      signedAtMs: Number(row.signed_at_ms),
-    };
+    return readCheckpoints(this.#statements, { latestOnly: true })[0];
   }
 
   /** The verifier key the store keeps for its checkpoints, if any. */
