@@ -19,7 +19,7 @@ import { Ingest } from "../daemon/_ingest.ts";
 import { drainSpool } from "../daemon/_spool_drain.ts";
 import { noTelemetry } from "../daemon/_telemetry.ts";
 import { readRows, startTestDaemon, testFrame, waitForRows } from "./_daemon.ts";
-import { canMountTmpfs, onSmallDisk } from "./_full_disk.ts";
+import { canMountTmpfs, startOnFullDisk } from "./_full_disk.ts";
 import { listNames, spoolFrames } from "./_spool.ts";
 
 /** Drains the spool into a fresh writer and commits; returns what the commit threw, if anything. */
@@ -169,12 +169,8 @@ Deno.test({
     "daemon: after a full disk stopped it, a restart with room stores every spooled row exactly once",
   ignore: !(await canMountTmpfs()),
   async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "cyberos-full-" });
-    await Deno.mkdir(`${dir}/store`);
-    const big = "x".repeat(128 * 1024);
-    const frames = Array.from({ length: 6 }, (_, i) => testFrame(i + 1, { text: `${i} ${big}` }));
-    const names = spoolFrames(`${dir}/traces`, frames).map((p) => p.split("/").pop()!).sort();
-    const full = await startTestDaemon({ dir, wrapper: onSmallDisk(`${dir}/store`, "384k") });
+    const { dir, daemon: full, frames, spooled } = await startOnFullDisk();
+    const names = spooled.map((p) => p.split("/").pop()!).sort();
     assert.equal((await full.process.status).code, 1);
     assert.match(full.stderr(), /database or disk is full/);
     await full.stop({ keep: true });

@@ -17,7 +17,7 @@ import { Ingest } from "../daemon/_ingest.ts";
 import { Quarantine } from "../daemon/_quarantine.ts";
 import { noTelemetry, type Telemetry } from "../daemon/_telemetry.ts";
 import { readRows, ROOT, runHook, startTestDaemon, testFrame, waitForRows } from "./_daemon.ts";
-import { canMountTmpfs, onSmallDisk } from "./_full_disk.ts";
+import { canMountTmpfs, startOnFullDisk } from "./_full_disk.ts";
 import { listNames, spoolFrames } from "./_spool.ts";
 
 /** Beyond what a SQLite INTEGER holds (2^63 - 1 ≈ 9.22e18). */
@@ -109,13 +109,7 @@ Deno.test({
     "daemon: a full disk stops it with exit 1 and SQLite's own error; the frames stay in the spool",
   ignore: !(await canMountTmpfs()),
   async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "cyberos-full-" });
-    await Deno.mkdir(`${dir}/store`);
-    // 768 KiB of frames waiting for a 384 KiB disk: the first drain's one batch cannot fit.
-    const big = "x".repeat(128 * 1024);
-    const frames = Array.from({ length: 6 }, (_, i) => testFrame(i + 1, { text: `${i} ${big}` }));
-    const spooled = spoolFrames(`${dir}/traces`, frames);
-    const daemon = await startTestDaemon({ dir, wrapper: onSmallDisk(`${dir}/store`, "384k") });
+    const { daemon, spooled } = await startOnFullDisk();
     try {
       assert.equal(await waitForExit(daemon.process, 15_000), 1);
       const stderr = daemon.stderr();
