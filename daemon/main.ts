@@ -17,6 +17,7 @@ import { openStore, type Store } from "../lib/store.ts";
 import { prepareTraceDir } from "../lib/trace_id.ts";
 import { startCheckpoints } from "./_checkpoints.ts";
 import { Ingest } from "./_ingest.ts";
+import { lockStore, type StoreLock } from "./_store_lock.ts";
 import { Quarantine, quarantineDirOf } from "./_quarantine.ts";
 import { debug, log, setDebug } from "./_log.ts";
 import { drainSpool, pruneTraceIds } from "./_spool_drain.ts";
@@ -150,8 +151,23 @@ async function serveConnection(
 }
 
 async function main(): Promise<void> {
+  // Listening for signals before the socket exists: one that came in between
+  // would kill the daemon outright and leave its socket behind.
+  let stopSignal: Deno.Signal | undefined;
+  let onSignal = (signal: Deno.Signal) => void (stopSignal ??= signal);
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    Deno.addSignalListener(signal, () => onSignal(signal));
+  }
   const args = parseArgs(Deno.args);
   setDebug(args.debug);
+  let storeLock: StoreLock;
+  try {
+    storeLock = lockStore(args.db, { socket: args.socket, uid: Deno.uid() ?? -1 });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  // An orphan would hold the socket and the store for good: stop when the launcher goes.
+  const launcherPid = Deno.ppid;
   let store: Store;
   try {
     store = openStore(args.db);
@@ -192,6 +208,7 @@ async function main(): Promise<void> {
 
   const tick = () => {
     if (stopping) return;
+    if (Deno.ppid !== launcherPid) return void shutdown("the process that started it is gone");
     try {
       const current = Deno.lstatSync(args.socket);
       if (current.ino !== socketIno) return void shutdown("the socket file was replaced");
@@ -237,6 +254,7 @@ async function main(): Promise<void> {
         await checkpoints?.close();
       }
       store.close();
+      storeLock.release();
     } catch (error) {
       log(
         "ERROR",
@@ -253,8 +271,8 @@ async function main(): Promise<void> {
     Deno.exit(code);
   }
 
-  Deno.addSignalListener("SIGTERM", () => void shutdown("SIGTERM"));
-  Deno.addSignalListener("SIGINT", () => void shutdown("SIGINT"));
+  onSignal = (signal) => void shutdown(signal);
+  if (stopSignal !== undefined) void shutdown(stopSignal);
   tick();
 
   try {

@@ -172,7 +172,19 @@ function socketDistrust(path: string, uid: number): string | undefined {
   }
 }
 
+/** For a person who runs `deno task hook --help`; Claude Code never passes it. */
+const USAGE =
+  `usage: deno task hook [--socket PATH] [--trace-dir PATH] [--allow-email-domain D]... EVENT
+
+Claude Code runs this with one hook payload on stdin (install writes the command).
+EVENT: ${Object.keys(HOOK_EVENTS).join(", ")}. Always exits 0 with stdout empty;
+anything but a stored frame is one WARN line on stderr (docs/cli.md).
+`;
+
 async function main(): Promise<void> {
+  if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
+    return void Deno.stdout.writeSync(new TextEncoder().encode(USAGE));
+  }
   const args = parseArgs(Deno.args);
   if (typeof args === "string") return warn("invalid_payload", args);
   const uid = args.asUid ?? Deno.uid() ?? -1;

@@ -55,7 +55,7 @@ export function openReadOnlyStore(): { store: Store; db: string } {
     return { store: openStore(db, { readOnly: true }), db };
   } catch (error) {
     throw new CommandError(
-      2,
+      1,
       `cannot open ${db}: ${
         (error as Error).message
       }; start the daemon once or set CYBEROS_MEMORY_DB`,
@@ -63,7 +63,7 @@ export function openReadOnlyStore(): { store: Store; db: string } {
   }
 }
 
-/** A text file of at most {@linkcode MAX_INPUT_BYTES}, or a usage failure naming it. */
+/** A text file of at most {@linkcode MAX_INPUT_BYTES}, or a failure (exit 1) naming it. */
 export function readInputFile(path: string, what: string): string {
   let bytes: Uint8Array;
   try {
@@ -72,7 +72,7 @@ export function readInputFile(path: string, what: string): string {
     }
     bytes = Deno.readFileSync(path);
   } catch (error) {
-    throw new CommandError(2, `cannot read ${what} ${path}: ${(error as Error).message}`);
+    throw new CommandError(1, `cannot read ${what} ${path}: ${(error as Error).message}`);
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);

@@ -133,7 +133,8 @@ export interface InstallPermissionPaths {
 /**
  * The flags of `install` and `uninstall`: read the project folder and the
  * scope's `.claude` folder, write only that `.claude` folder, read only the
- * environment variables that name paths. No network, no run.
+ * environment variables that name paths, learn its own uid (to refuse
+ * another user's settings file). No network, no run.
  */
 export function installPermissionFlags(paths: InstallPermissionPaths): string[] {
   const { project, claudeDir } = paths;
@@ -145,14 +146,16 @@ export function installPermissionFlags(paths: InstallPermissionPaths): string[] 
     `--allow-read=${read.join(",")}`,
     `--allow-write=${claudeDir}`,
     `--allow-env=${INSTALL_ENV_VARS.join(",")}`,
+    "--allow-sys=uid",
   ];
 }
 
 /**
  * The flags of `status`: read anywhere (it checks that the deno binary and
  * hook script named in a settings file exist, and reads the store read-only),
- * connect only to the configured socket, read only the path variables. No
- * other write, network or run.
+ * connect only to the configured socket, read only the path variables,
+ * learn its own uid (to refuse another user's settings file). No other
+ * write, network or run.
  */
 export function statusPermissionFlags(paths: { socket: string }): string[] {
   const { socket } = paths;
@@ -163,6 +166,7 @@ export function statusPermissionFlags(paths: { socket: string }): string[] {
     `--allow-write=${socket}`,
     `--allow-net=unix:${socket}`,
     `--allow-env=${INSTALL_ENV_VARS.join(",")}`,
+    "--allow-sys=uid",
   ];
 }
 

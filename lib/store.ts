@@ -15,7 +15,7 @@
  * @module
  */
 
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { openReadOnlyDatabase, PreparedStatements } from "./sqlite.ts";
 import {
   ChainBrokenError,
@@ -109,6 +109,12 @@ export interface LastRowsOptions {
   sessionId?: string;
   /** Only rows whose `cwd` is this folder or inside it. */
   cwdWithin?: string;
+  /** Only rows of this kind. */
+  kind?: string;
+  /** Only rows captured at or after this time, ns since the epoch. */
+  sinceNs?: bigint;
+  /** Only rows after this `seq` (for following the store). */
+  afterSeq?: number;
 }
 
 /** Meta keys. */
@@ -305,22 +311,28 @@ export class Store {
 
   /** The newest rows matching the filters, oldest first. */
   lastRows(options: LastRowsOptions): StoredRow[] {
-    const { limit, sessionId, cwdWithin } = options;
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (sessionId !== undefined) {
-      where.push("session_id = ?");
-      params.push(sessionId);
-    }
-    if (cwdWithin !== undefined) {
-      const base = cwdWithin.endsWith("/") ? cwdWithin.slice(0, -1) : cwdWithin;
-      where.push("(cwd = ? OR substr(cwd, 1, ?) = ?)");
-      params.push(base, base.length + 1, `${base}/`);
-    }
+    const { where, params } = rowFilters(options);
     const sql = `SELECT seq, kind, payload, prev_hash, hash FROM rows
       ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ?`;
-    const rows = this.#db.prepare(sql).all(...params, limit) as unknown as RawRow[];
+    const rows = this.#db.prepare(sql).all(...params, options.limit) as unknown as RawRow[];
     return rows.reverse().map(toStoredRow);
+  }
+
+  /** The oldest rows matching the filters (after `afterSeq`, say), oldest first. */
+  firstRows(options: LastRowsOptions): StoredRow[] {
+    const { where, params } = rowFilters(options);
+    const sql = `SELECT seq, kind, payload, prev_hash, hash FROM rows
+      ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq LIMIT ?`;
+    const rows = this.#db.prepare(sql).all(...params, options.limit) as unknown as RawRow[];
+    return rows.map(toStoredRow);
+  }
+
+  /** The distinct session ids starting with `prefix`, at most `limit` of them. */
+  sessionIdsStartingWith(prefix: string, limit: number): string[] {
+    const rows = this.#db.prepare(
+      "SELECT DISTINCT session_id FROM rows WHERE substr(session_id, 1, ?) = ? LIMIT ?",
+    ).all(prefix.length, prefix, limit) as unknown as { session_id: string }[];
+    return rows.map((row) => row.session_id);
   }
 
   /** How many rows the store holds now (readers see other processes' commits). */
@@ -513,6 +525,34 @@ function chmodIfPresent(path: string, mode: number): void {
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
+}
+
+function rowFilters(options: LastRowsOptions): { where: string[]; params: SQLInputValue[] } {
+  const { sessionId, cwdWithin, kind, sinceNs, afterSeq } = options;
+  const where: string[] = [];
+  const params: SQLInputValue[] = [];
+  if (sessionId !== undefined) {
+    where.push("session_id = ?");
+    params.push(sessionId);
+  }
+  if (cwdWithin !== undefined) {
+    const base = cwdWithin.endsWith("/") ? cwdWithin.slice(0, -1) : cwdWithin;
+    where.push("(cwd = ? OR substr(cwd, 1, ?) = ?)");
+    params.push(base, base.length + 1, `${base}/`);
+  }
+  if (kind !== undefined) {
+    where.push("kind = ?");
+    params.push(kind);
+  }
+  if (sinceNs !== undefined) {
+    where.push("captured_at_ns >= ?");
+    params.push(sinceNs);
+  }
+  if (afterSeq !== undefined) {
+    where.push("seq > ?");
+    params.push(afterSeq);
+  }
+  return { where, params };
 }
 
 function normalizeSql(sql: string): string {

@@ -252,6 +252,7 @@ Deno.test("installPermissionFlags() write only the scope's .claude folder", asyn
     ["env", "CYBEROS_MEMORY_SOCKET", "granted"],
     ["run", "true", "refused"],
     ["unix", "/tmp/cyberos-memory-capture.sock", "refused"],
+    ["uid", "", "granted"],
   ];
   try {
     await probeSteps(t, flags, { cases, dir });
@@ -273,6 +274,7 @@ Deno.test("statusPermissionFlags() reach only the configured socket and write no
     ["write", `${dir}/file`, "refused"],
     ["env", "ANTHROPIC_API_KEY", "refused"],
     ["run", "true", "refused"],
+    ["uid", "", "granted"],
   ];
   try {
     await probeSteps(t, flags, { cases, dir });
@@ -381,6 +383,25 @@ Deno.test("deno.json's viewer set lets the view's launcher read the path variabl
     ["run", "true", "refused"],
     ["listen", "0.0.0.0:0", "refused"],
     ["tcp", "192.0.2.1:80", "refused"],
+  ];
+  try {
+    await probeSteps(t, flags, { cases, dir });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno.json's launcher set may run ps (to follow npx) besides deno, nothing else", async (t) => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  const flags = [`--config=${ROOT}/deno.json`, "--no-prompt", "-P=launcher"];
+  const cases: ProbeCase[] = [
+    ["run", "ps", "granted"],
+    ["run", "sh", "refused"],
+    ["env", "npm_command", "granted"],
+    ["env", "ANTHROPIC_API_KEY", "refused"],
+    ["read", "/etc/hostname", "refused"],
+    ["write", `${dir}/file`, "refused"],
+    ["unix", "/tmp/cyberos-memory-capture.sock", "refused"],
   ];
   try {
     await probeSteps(t, flags, { cases, dir });

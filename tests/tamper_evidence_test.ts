@@ -349,12 +349,15 @@ Deno.test("checkpoint, key, prove and verify answer --help, refuse unknown flags
       );
     }
     const noStore = await task("checkpoint", [], db);
-    assert.equal(noStore.code, 2);
+    assert.equal(noStore.code, 1, "no store: failed, not bad usage");
     assert.match(noStore.stderr, /^cyberos-memory checkpoint: cannot open .*none\.db/);
     const badSeq = await task("prove", ["0"], db);
     assert.equal(badSeq.code, 2);
+    await Deno.writeTextFile(`${dir}/x`, "not a proof\n");
     const badKey = await task("verify", ["--proof", `${dir}/x`, "--vkey", "nope"], db);
     assert.equal(badKey.code, 2);
+    const noProof = await task("verify", ["--proof", `${dir}/missing`, "--vkey", "nope"], db);
+    assert.equal(noProof.code, 1, "a file that cannot be read: failed, not bad usage");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
