@@ -20,18 +20,7 @@ import {
 } from "../lib/permissions.ts";
 import { storeFolderRunArgs } from "../daemon/start.ts";
 import { fixture, ROOT, runHook } from "./_daemon.ts";
-
-const PROBE = `${ROOT}/tests/_permission_probe.ts`;
-
-async function probe(flags: string[], operation: string, target: string): Promise<string> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-q", ...flags, PROBE, operation, target],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return new TextDecoder().decode(output.stdout).trim() ||
-    new TextDecoder().decode(output.stderr).trim();
-}
+import { probe } from "./_probe.ts";
 
 /** An operation, its target and the expected answer (`granted` or `refused`). */
 type ProbeCase = [operation: string, target: string, expected: string];

@@ -109,8 +109,8 @@ export const MUTANTS: Mutant[] = [
   {
     id: "verify-ignores-seq-gap",
     module: "store verification",
-    file: "lib/store.ts",
-    search: "if (seq !== expectedSeq) throw new ChainBrokenError(expectedSeq, `row is missing`);",
+    file: "lib/chain.ts",
+    search: 'if (Number(row.seq) !== expected.seq) return "row is missing";',
     replace: "",
     description: "verify ignores a gap in seq",
     tests: [VERIFY],
@@ -119,10 +119,9 @@ export const MUTANTS: Mutant[] = [
   {
     id: "verify-no-column-check",
     module: "store verification",
-    file: "lib/store.ts",
-    search:
-      'if (!columnsAgree) throw new ChainBrokenError(seq, "columns disagree with the payload");',
-    replace: "",
+    file: "lib/chain.ts",
+    search: 'return columnsAgree ? undefined : "columns disagree with the payload";',
+    replace: "return undefined;",
     description: "verify's column check removed",
     tests: [VERIFY],
     quick: true,
@@ -525,8 +524,8 @@ export const MUTANTS: Mutant[] = [
   {
     id: "verify-no-prev-hash-check",
     module: "store verification",
-    file: "lib/store.ts",
-    search: "if (row.prev_hash !== prevHash) {",
+    file: "lib/chain.ts",
+    search: "if (row.prev_hash !== expected.prevHash) {",
     replace: "if (row.prev_hash === undefined) {",
     description: "the prev_hash column never compared",
     tests: [VERIFY],
@@ -535,7 +534,7 @@ export const MUTANTS: Mutant[] = [
   {
     id: "verify-no-cwd-check",
     module: "store verification",
-    file: "lib/store.ts",
+    file: "lib/chain.ts",
     search: 'row.cwd === (typeof payload.cwd === "string" ? payload.cwd : null) &&',
     replace: "",
     description: "the cwd column never compared",
@@ -544,7 +543,7 @@ export const MUTANTS: Mutant[] = [
   {
     id: "verify-no-captured-check",
     module: "store verification",
-    file: "lib/store.ts",
+    file: "lib/chain.ts",
     search: "row.captured === String(payload.captured_at_ns);",
     replace: "true;",
     description: "the captured_at_ns column never compared",
