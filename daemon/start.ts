@@ -77,6 +77,8 @@ export function daemonRunArgs(
   return [
     "run",
     "-q",
+    // Lets the daemon collect garbage after large frames (not a grant).
+    "--v8-flags=--expose-gc",
     ...daemonPermissionFlags(paths),
     DAEMON_SCRIPT,
     "--socket",

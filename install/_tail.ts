@@ -16,7 +16,7 @@
 import { type CommandLine, EXIT, optionValue, UsageError, writeLines } from "../lib/cli.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import { describeLifecycleRow, lifecycleShortKind } from "../lib/lifecycle.ts";
-import { resolvePaths } from "../lib/paths.ts";
+import { resolveDbPath } from "../lib/paths.ts";
 import type { StoredRow } from "../lib/rows.ts";
 import { type LastRowsOptions, openStore, type Store } from "../lib/store.ts";
 import { jsonLine, printable } from "../lib/terminal.ts";
@@ -253,7 +253,7 @@ export async function runTail(
   const parsed = tailArgs(line, { nowMs: Date.now(), cwd: env("INIT_CWD") || Deno.cwd() });
   let db: string;
   try {
-    db = resolvePaths(env).db;
+    db = resolveDbPath(env);
   } catch (error) {
     throw new UserError((error as Error).message);
   }

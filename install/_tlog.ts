@@ -8,7 +8,7 @@
  */
 
 import { parseVerifierKey, type VerifierKey } from "../lib/note.ts";
-import { resolvePaths } from "../lib/paths.ts";
+import { resolveDbPath } from "../lib/paths.ts";
 import { META_KEYS, openStore, type Store } from "../lib/store.ts";
 
 /** A failure with its exit code: 1 failed, 2 bad usage. */
@@ -47,7 +47,7 @@ export async function runCommand(command: string, body: () => Promise<number>): 
 export function openReadOnlyStore(): { store: Store; db: string } {
   let db: string;
   try {
-    db = resolvePaths((name) => Deno.env.get(name)).db;
+    db = resolveDbPath((name) => Deno.env.get(name));
   } catch (error) {
     throw new CommandError(2, (error as Error).message);
   }

@@ -38,6 +38,9 @@ async function attempt(): Promise<void> {
     case "unix":
       (await Deno.connect({ transport: "unix", path: target })).close();
       return;
+    case "listen-unix":
+      Deno.listen({ transport: "unix", path: target }).close();
+      return;
     case "uid":
       Deno.uid();
       return;

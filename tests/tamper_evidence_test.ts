@@ -24,28 +24,15 @@ import {
   testFrame,
   waitForRows,
 } from "./_daemon.ts";
+import { runDeno, type TaskResult as Run } from "./_launcher.ts";
 import { copyStore, recomputeChain, swapRows, tamper } from "./_tamper.ts";
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs a command the way its `deno task` does: `install/main.ts` with the `reader` set. */
-async function task(command: string, args: string[], db: string): Promise<Run> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-q", "-P=reader", `${ROOT}/install/main.ts`, command, ...args],
+function task(command: string, args: string[], db: string): Promise<Run> {
+  return runDeno(["run", "-q", "-P=reader", `${ROOT}/install/main.ts`, command, ...args], {
     cwd: ROOT,
-    clearEnv: true,
     env: { CYBEROS_MEMORY_DB: db, NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "" },
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+  });
 }
 
 async function sendFrames(daemon: TestDaemon, from: number, count: number): Promise<void> {
