@@ -50,8 +50,15 @@ export type Validator = (candidate: Candidate) => string | undefined;
 
 /** One redaction rule, as data. */
 export interface Rule {
-  /** Stable id, used in counts and metrics. */
+  /** Stable snake_case id, named in `--explain` and the rule catalogue. */
   id: string;
+  /**
+   * What its replacements count under in `counts` and in the metric
+   * `memory_claude_hook_redactions_total{pattern=…}`: the spec's pattern
+   * name where the spec names one (several rules may share it, as the three
+   * phone formats share `phone`). The id when omitted.
+   */
+  metricLabel?: string;
   /** What the rule finds, for reviewers. */
   description: string;
   /** The replacement, naming the type (e.g. `<AWS_KEY>`). */
@@ -112,6 +119,8 @@ export interface EngineOptions {
 export interface Finding {
   /** The rule that found it. */
   ruleId: string;
+  /** The rule's metric label (its id unless it names another). */
+  metricLabel: string;
   /** Its replacement. */
   placeholder: string;
   /** Offset in the original text. */
@@ -352,6 +361,7 @@ function collect(
     if (reason === undefined) {
       out.push({
         ruleId: rule.id,
+        metricLabel: rule.metricLabel ?? rule.id,
         placeholder: rule.placeholder,
         start,
         end,
@@ -414,7 +424,13 @@ function resolveOverlaps(
 }
 
 function toFinding(c: Ranked): Finding {
-  return { ruleId: c.ruleId, placeholder: c.placeholder, start: c.start, end: c.end };
+  return {
+    ruleId: c.ruleId,
+    metricLabel: c.metricLabel,
+    placeholder: c.placeholder,
+    start: c.start,
+    end: c.end,
+  };
 }
 
 /** Replaces each finding (sorted, disjoint) by its placeholder, in one pass. */

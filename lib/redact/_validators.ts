@@ -226,15 +226,23 @@ export function charClasses(value: string): number {
 /** The reason to reject a candidate, or `undefined` to keep it (see `_engine.ts`). */
 type Check = (candidate: { secret: string; text: string; end: number }) => string | undefined;
 
+/**
+ * Gives a check made by a factory (`minEntropy(3)`) the name the rule
+ * catalogue prints for it.
+ */
+export function named<T extends (...args: never[]) => unknown>(name: string, check: T): T {
+  return Object.defineProperty(check, "name", { value: name });
+}
+
 /** Rejects placeholders, templates and masked values. */
 export const notPlaceholder: Check = (c) => placeholderProblem(c.secret);
 
 /** Rejects secrets whose Shannon entropy is at or below `bits` per character. */
 export function minEntropy(bits: number): Check {
-  return (c) => {
+  return named(`minEntropy(${bits})`, (c) => {
     const h = shannonEntropy(c.secret);
     return h <= bits ? `entropy ${h.toFixed(2)} ≤ ${bits}` : undefined;
-  };
+  });
 }
 
 /** Rejects secrets without at least one digit and one letter. */
@@ -243,11 +251,11 @@ export const hasDigitAndLetter: Check = (c) =>
 
 /** Rejects secrets whose longest alphanumeric run is shorter than `min` (kebab-case names). */
 export function longestRun(min: number): Check {
-  return (c) => {
+  return named(`longestRun(${min})`, (c) => {
     let best = 0;
     for (const run of c.secret.split(/[^A-Za-z0-9]+/)) best = Math.max(best, run.length);
     return best < min ? `longest alphanumeric run ${best} < ${min}` : undefined;
-  };
+  });
 }
 
 /** Rejects values directly followed by `(` (a function call, not a literal). */

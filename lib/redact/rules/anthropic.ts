@@ -11,7 +11,7 @@ import { notPlaceholder } from "../_validators.ts";
 
 /** API and admin keys. */
 export const anthropicKey: Rule = {
-  id: "anthropic-key",
+  id: "anthropic_key",
   description: "Anthropic API key (api03) and admin key (admin01)",
   placeholder: "<ANTHROPIC_KEY>",
   keywords: ["sk-ant-"],
@@ -31,7 +31,7 @@ export const anthropicKey: Rule = {
 
 /** Claude Code OAuth access and refresh tokens. */
 export const anthropicOauthToken: Rule = {
-  id: "anthropic-oauth-token",
+  id: "anthropic_oauth_token",
   description: "Claude Code OAuth access (oat01) and refresh (ort01) tokens",
   placeholder: "<ANTHROPIC_OAUTH_TOKEN>",
   keywords: ["sk-ant-"],

@@ -10,7 +10,7 @@ import { minEntropy } from "../_validators.ts";
 
 /** The base64 key after `AccountKey=` or `SharedAccessKey=`. */
 export const azure: Rule = {
-  id: "azure-storage-key",
+  id: "azure_storage_key",
   description: "Azure storage AccountKey / SharedAccessKey in a connection string",
   placeholder: "<AZURE_KEY>",
   keywords: ["accountkey=", "sharedaccesskey="],

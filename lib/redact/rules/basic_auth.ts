@@ -21,7 +21,7 @@ function decodesToUserPass(c: Candidate): string | undefined {
 
 /** `Authorization: Basic <base64(user:pass)>`. */
 export const basicAuth: Rule = {
-  id: "basic-auth",
+  id: "basic_auth",
   description: "HTTP Basic auth credentials (base64 of user:password)",
   placeholder: "<BASIC_AUTH>",
   keywords: ["basic"],

@@ -12,9 +12,9 @@ import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts
 
 /** The token after `Bearer` / `Authorization: token`. */
 export const bearer: Rule = {
-  id: "bearer-token",
+  id: "bearer_token",
   description: "Opaque bearer token after Bearer or Authorization: token",
-  placeholder: "<TOKEN>",
+  placeholder: "<REDACTED>",
   keywords: ["bearer", "authorization"],
   pattern: () =>
     new RegExp(

@@ -1,7 +1,8 @@
 /**
  * E-mail addresses with a public-looking TLD. Kept: domains the operator
- * allows (and their subdomains), bot and no-reply addresses, documentation
- * domains (`example.com`, `.test`, `.local`), file names (`logo@2x.png`),
+ * allows (and their subdomains; `cyberskill.world` unless told otherwise),
+ * bot and no-reply addresses, hosts without a public TLD (`.test`,
+ * `.local`), file names (`logo@2x.png`),
  * git SSH remotes (`git@github.com:org/repo`), `user@host` targets of
  * ssh/scp, and URL userinfo (`https://key@o1.ingest.sentry.io`).
  *
@@ -54,9 +55,6 @@ function kept(c: Candidate): string | undefined {
   if (inWordList(NOT_TLDS, tld)) return `.${tld} is not a public TLD`;
   // Each pattern below is created and run only when the literal it needs is
   // there: in a short-lived process compiling a pattern costs more than the lookups.
-  if (domain.includes("example.") && /(?:^|\.)example\.(?:com|org|net)$/.test(domain)) {
-    return "documentation domain";
-  }
   const lowerLocal = local.toLowerCase();
   if (
     (MACHINE_LOCAL_HINTS.some((h) => lowerLocal.includes(h)) && isMachineLocal(local)) ||
@@ -94,6 +92,8 @@ export const email: Rule = {
     "contact: lan.pham92@mailbox.vn",
     "mailto:tuan.le@hanoi-trade.com.vn",
     "From: R. Quinn <r.quinn+ops@harborline.co.uk>",
+    // Documentation domains are redacted like any other (the spec's AC 11).
+    "write to user@example.com",
   ],
   falsePositives: [
     // A git SSH remote.
@@ -106,8 +106,8 @@ export const email: Rule = {
     "ssh deploy@bastion.prod.acme-corp.com uptime",
     // A DSN's public key in URL userinfo.
     "dsn https://9c0e2b4d6f8a1c3e@o12345.ingest.sentry.io/678",
-    // A documentation address.
-    "alice@example.com",
+    // The default allowed domain, the spec's organisation.
+    "anh@cyberskill.world",
     // A host without a public TLD.
     "connect as postgres@db-primary.internal",
   ],

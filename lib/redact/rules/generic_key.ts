@@ -105,7 +105,7 @@ function mayAssignSecret(lower: string): boolean {
 
 /** A secret-looking value after a key/secret/token name. */
 export const genericKey: Rule = {
-  id: "generic-api-key",
+  id: "generic_api_key",
   description: "Generic key, secret or token value named by context",
   placeholder: "<SECRET>",
   keywords: NAME_WORDS,

@@ -10,7 +10,7 @@ import { minEntropy, notPlaceholder } from "../_validators.ts";
 
 /** Prefixed GitLab tokens. */
 export const gitlab: Rule = {
-  id: "gitlab-token",
+  id: "gitlab_token",
   description: "GitLab personal, deploy, runner, trigger, feed and CI tokens",
   placeholder: "<GITLAB_TOKEN>",
   keywords: [

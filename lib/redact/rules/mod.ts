@@ -18,6 +18,11 @@ import { genericKey } from "./generic_key.ts";
 import { github } from "./github.ts";
 import { gitlab } from "./gitlab.ts";
 import { google } from "./google.ts";
+import { ai } from "./ai.ts";
+import { cloud } from "./cloud.ts";
+import { devtools } from "./devtools.ts";
+import { messaging } from "./messaging.ts";
+import { payments } from "./payments.ts";
 import { huggingface } from "./huggingface.ts";
 import { iban } from "./iban.ts";
 import { jwt } from "./jwt.ts";
@@ -25,7 +30,7 @@ import { npm } from "./npm.ts";
 import { openai } from "./openai.ts";
 import { password } from "./password.ts";
 import { phone } from "./phone.ts";
-import { privateKey } from "./private_key.ts";
+import { privateKey, privateKeyBase64 } from "./private_key.ts";
 import { privateSpan } from "./private_span.ts";
 import { sendgrid } from "./sendgrid.ts";
 import { slack } from "./slack.ts";
@@ -38,6 +43,7 @@ import { webhookSecret } from "./webhook_secret.ts";
 export const RULES: readonly Rule[] = [
   privateSpan,
   privateKey,
+  privateKeyBase64,
   ...anthropic,
   openai,
   ...github,
@@ -45,7 +51,12 @@ export const RULES: readonly Rule[] = [
   ...aws,
   ...slack,
   stripe,
-  google,
+  ...google,
+  ...cloud,
+  ...devtools,
+  ...messaging,
+  ...payments,
+  ...ai,
   sendgrid,
   npm,
   huggingface,

@@ -9,7 +9,7 @@ import { minEntropy, notPlaceholder } from "../_validators.ts";
 
 /** `npm_` plus 36 alphanumerics. */
 export const npm: Rule = {
-  id: "npm-token",
+  id: "npm_token",
   description: "npm access token",
   placeholder: "<NPM_TOKEN>",
   keywords: ["npm_"],

@@ -11,7 +11,7 @@ import { hasDigitAndLetter, longestRun, minEntropy, notPlaceholder } from "../_v
 
 /** OpenAI API keys. */
 export const openai: Rule = {
-  id: "openai-key",
+  id: "openai_key",
   description: "OpenAI API key, legacy and project / service-account / admin forms",
   placeholder: "<OPENAI_KEY>",
   keywords: ["sk-"],

@@ -101,7 +101,7 @@ const VALUE =
 
 /** `password = …`, `DB_PASS: …`, `"password": "…"`. */
 export const passwordAssignment: Rule = {
-  id: "password-assignment",
+  id: "password_assignment",
   description: "Password assigned to a name that says password (code, config, JSON, query string)",
   placeholder: "<PASSWORD>",
   keywords: ["pass", "pwd"],
@@ -186,7 +186,7 @@ function mayPassFlag(text: string): boolean {
 
 /** `-pSECRET` attached to a flag (mysql and friends). */
 export const passwordFlagAttached: Rule = {
-  id: "password-flag",
+  id: "password_flag",
   description: "Password in a command-line flag (-pSECRET, sshpass -p, --password, -u user:pass)",
   placeholder: "<PASSWORD>",
   keywords: [" -p", "--pass", "-u ", "--user "],
@@ -242,7 +242,7 @@ export const passwordFlagAttached: Rule = {
 
 /** `host:port:db:user:password` lines of `.pgpass`. */
 export const passwordPgpass: Rule = {
-  id: "password-pgpass",
+  id: "password_pgpass",
   description: "Password field of a .pgpass line",
   placeholder: "<PASSWORD>",
   keywords: [":"],
@@ -262,7 +262,7 @@ export const passwordPgpass: Rule = {
 
 /** Prose: `mật khẩu là …`, `mk: …`, `the password is …`. */
 export const passwordProse: Rule = {
-  id: "password-prose",
+  id: "password_prose",
   description: "Password given in prose (Vietnamese or English)",
   placeholder: "<PASSWORD>",
   keywords: ["mật khẩu", "mat khau", "mk", "pass"],

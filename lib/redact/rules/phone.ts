@@ -38,7 +38,8 @@ function notDate(c: Candidate): string | undefined {
 
 /** `+CC …`. */
 export const phoneInternational: Rule = {
-  id: "phone-international",
+  id: "phone_international",
+  metricLabel: "phone",
   description: "International phone number starting with +",
   placeholder: "<PHONE>",
   keywords: ["+"],
@@ -58,7 +59,8 @@ export const phoneInternational: Rule = {
 
 /** National numbers with a trunk 0. */
 export const phoneNational: Rule = {
-  id: "phone-national",
+  id: "phone_national",
+  metricLabel: "phone",
   description: "National phone number: trunk 0 with separators or parentheses, VN mobile bare",
   placeholder: "<PHONE>",
   keywords: ["0"],
@@ -96,7 +98,8 @@ export const phoneNational: Rule = {
 
 /** North American Numbering Plan. */
 export const phoneNanp: Rule = {
-  id: "phone-nanp",
+  id: "phone_nanp",
+  metricLabel: "phone",
   description: "North American phone number (NXX) NXX-XXXX / NXX-NXX-XXXX",
   placeholder: "<PHONE>",
   keywords: [],

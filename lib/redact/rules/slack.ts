@@ -11,7 +11,7 @@ import { hasDigitAndLetter, notPlaceholder } from "../_validators.ts";
 
 /** Slack API tokens. */
 export const slackToken: Rule = {
-  id: "slack-token",
+  id: "slack_token",
   description: "Slack bot, user, app-level and configuration tokens",
   placeholder: "<SLACK_TOKEN>",
   keywords: ["xox", "xapp-"],
@@ -33,7 +33,7 @@ export const slackToken: Rule = {
 
 /** The secret path segment of an incoming webhook. */
 export const slackWebhook: Rule = {
-  id: "slack-webhook",
+  id: "slack_webhook",
   description: "Slack incoming-webhook secret (the last path segment)",
   placeholder: "<SLACK_WEBHOOK>",
   keywords: ["hooks.slack.com"],

@@ -10,7 +10,7 @@ import { minEntropy, notPlaceholder } from "../_validators.ts";
 
 /** `sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`. */
 export const stripe: Rule = {
-  id: "stripe-key",
+  id: "stripe_key",
   description: "Stripe secret and restricted keys (live and test)",
   placeholder: "<STRIPE_KEY>",
   keywords: ["sk_live_", "sk_test_", "rk_live_", "rk_test_"],

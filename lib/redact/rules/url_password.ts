@@ -40,7 +40,7 @@ function notDefault(c: Candidate): string | undefined {
 
 /** `scheme://user:password@host`. */
 export const urlPassword: Rule = {
-  id: "url-password",
+  id: "url_password",
   description: "Password in URL credentials (scheme://user:password@host)",
   placeholder: "<PASSWORD>",
   keywords: ["://"],

@@ -9,7 +9,7 @@ import { notPlaceholder } from "../_validators.ts";
 
 /** `whsec_` plus base64. */
 export const webhookSecret: Rule = {
-  id: "webhook-secret",
+  id: "webhook_secret",
   description: "Webhook signing secret (whsec_)",
   placeholder: "<WEBHOOK_SECRET>",
   keywords: ["whsec_"],
