@@ -44,6 +44,18 @@ function isMachineLocal(local: string): boolean {
   );
 }
 
+/**
+ * Whether `scheme://` opens the run of non-blank characters that ends at
+ * `start`: the local part is then a URL's password (`…://admin:YOUR_PASSWORD@host`),
+ * which the URL rule judged, not an address.
+ */
+function afterUrlScheme(text: string, start: number): boolean {
+  const from = Math.max(0, start - 300);
+  let at = start;
+  while (at > from && !/\s/.test(text[at - 1]!)) at--;
+  return text.slice(at, start).includes("://");
+}
+
 function kept(c: Candidate): string | undefined {
   const local = c.groups["local"] ?? "";
   const domain = (c.groups["domain"] ?? "").toLowerCase();
@@ -64,7 +76,7 @@ function kept(c: Candidate): string | undefined {
     return "bot or no-reply address";
   }
   if (local === "git") return "git SSH remote";
-  if (c.text[c.start - 1] === "/") return "URL userinfo";
+  if (c.text[c.start - 1] === "/" || afterUrlScheme(c.text, c.start)) return "URL userinfo";
   if (c.text[c.end] === ":" && /[\w~/.]/.test(c.text[c.end + 1] ?? "")) return "scp-style remote";
   const lineStart = c.text.lastIndexOf("\n", c.start - 1) + 1;
   const before = c.text.slice(Math.max(lineStart, c.start - 120), c.start);
@@ -110,5 +122,7 @@ export const email: Rule = {
     "anh@cyberskill.world",
     // A host without a public TLD.
     "connect as postgres@db-primary.internal",
+    // A URL's placeholder password the URL rule kept.
+    "MONGO_URI=mongodb+srv://admin:YOUR_PASSWORD@cluster0.mongodb.net/test",
   ],
 };

@@ -23,10 +23,12 @@ import {
 function nameSaysSecret(c: Candidate): string | undefined {
   const name = c.groups["name"] ?? "";
   const saysSecret =
-    /api.?key|apikey|secret|token|access.?key|private.?key|credential|auth(?!or)|(?:^|[^a-z])key$/i;
+    /api.?key|apikey|secret|token|access.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key$/i;
+  // `appKey`, `signingKey`: a camelCase name ending in Key (case matters here).
+  const camelKey = /[a-z]Key$/;
   const saysPublic =
-    /(?:^|[^a-z])(?:id|ids|hash|sha|digest|checksum|public|publishable|pub|path|file|url|uri|name|type|length|len|max|min|count|limit|expires?|expiry|ttl|version|format|prefix|header|field|label|endpoint|host|region|bucket|index|cache|idempotency|sort|partition|primary|foreign|lookup|usage|fingerprint|kid|pubkey)(?:[^a-z]|$)|[a-z]Id$|Hash$/i;
-  if (!saysSecret.test(name)) return `name ${name} does not say secret`;
+    /(?:^|[^a-z])(?:id|ids|hash|sha|digest|checksum|public|publishable|pub|path|file|url|uri|name|type|length|len|max|min|count|limit|expires?|expiry|ttl|version|format|prefix|header|field|label|endpoint|host|region|bucket|index|cache|idempotency|sort|partition|primary|foreign|lookup|usage|fingerprint|kid|pubkey|domain|timeout|samesite|age|duration|storage|store)(?:[^a-z]|$)|[a-z]Id$|Hash$/i;
+  if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;
   if (saysPublic.test(name)) return `name ${name} says not a secret`;
   return undefined;
 }
@@ -40,17 +42,21 @@ function notPlainUuid(c: Candidate): string | undefined {
 }
 
 function notCodePath(c: Candidate): string | undefined {
-  if (/^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$/.test(c.secret)) return "dotted identifier";
+  // A part of 16+ characters with a digit is token material (an unsigned JWT, a Discord token).
+  if (
+    /^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$/.test(c.secret) &&
+    !c.secret.split(".").some((part) => part.length >= 16 && /\d/.test(part))
+  ) return "dotted identifier";
   if (/^(?:https?:)?\/\//.test(c.secret) || /^\.{0,2}\//.test(c.secret)) return "URL or path";
   return undefined;
 }
 
-const NAME_WORDS = ["key", "secret", "token", "auth", "credential"];
+const NAME_WORDS = ["key", "secret", "token", "auth", "cred", "cookie", "session", "secure"];
 
-/** What may stand between a name and its value: quotes, `\`, blanks, `:`, `=`, `>`. */
+/** What may stand between a name and its value: quotes, `\`, blanks, `:`, `=`, `>`, `(`. */
 function isAssignChar(c: number): boolean {
   return c === 34 || c === 39 || c === 92 || c === 32 || c === 9 || c === 58 || c === 61 ||
-    c === 62;
+    c === 62 || c === 40;
 }
 
 /** `[a-z0-9_+/=.~-]` (the text is lowercased). */
@@ -112,8 +118,8 @@ export const genericKey: Rule = {
   precheck: (facts) => mayAssignSecret(facts.lower),
   pattern: () =>
     new RegExp(
-      "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|credential)[\\w.-]{0,40})" +
-        "(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:\\\\?[\"'])?" +
+      "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure)[\\w.-]{0,40})" +
+        "(?:(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:\\\\?[\"'])?|\\([ \\t]{0,4}\\\\?[\"'])" +
         "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?)" +
         "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,})",
       "dgi",
@@ -136,6 +142,13 @@ export const genericKey: Rule = {
     '{"client_secret": "Zx7Cv3Bn8Ml1Kj5Hg9Fd2Sa6"}',
     "WEBHOOK_SIGNING_SECRET=9c0e2b4d6f8a1c3e3f9a2c7e1b5d4a8f",
     "deploy-cli --api-key Hs5Jd1Fg0Au4Ei6Oc9Qw2Zx7 --env prod",
+    // Names: creds, a camelCase key, an Authorization header with no scheme, a session cookie.
+    'creds = "Wq8Rt3Lp6Zx2Vm9Kc4Nb7Hj1"',
+    "  appKey: 4f1e9a7c2b8d3e6f0a5c9b2d7e1f3a8c6b4d0e2f",
+    "authorization: 2FEqerfN49LJsTBcQ4D7dQldoBH13Ljn",
+    "Cookie: sessionid=k3v9q2m8x7w1z5r4t6y0u2i8o3p7a9s1; csrftoken=abc",
+    // A key passed as a function argument.
+    'sgMail.setApiKey("Rm5Tq8Vx2Lk7Wz3Pn9Yb4Hc6Jd1");',
   ],
   falsePositives: [
     // An id named as such.
@@ -150,5 +163,9 @@ export const genericKey: Rule = {
     'key: "0b7e4c2a-9f1d-4e3b-8a6c-5d2f1e0a9b8c"',
     // A number of tokens.
     "max_tokens=4096000000000000",
+    // An author, not auth.
+    "author: Nguyen Van An 2024 edition 1234567890",
+    // A session's timeout.
+    "session_timeout=86400000000000000s",
   ],
 };

@@ -34,9 +34,11 @@ import { privateKey, privateKeyBase64 } from "./private_key.ts";
 import { privateSpan } from "./private_span.ts";
 import { sendgrid } from "./sendgrid.ts";
 import { slack } from "./slack.ts";
+import { ssn } from "./ssn.ts";
 import { stripe } from "./stripe.ts";
 import { telegram } from "./telegram.ts";
-import { urlPassword } from "./url_password.ts";
+import { travisSecure } from "./travis.ts";
+import { urlPassword, urlTokenUser } from "./url_password.ts";
 import { webhookSecret } from "./webhook_secret.ts";
 
 /** Every rule the redactor runs. */
@@ -67,11 +69,14 @@ export const RULES: readonly Rule[] = [
   basicAuth,
   bearer,
   urlPassword,
+  urlTokenUser,
   ...password,
   genericKey,
+  travisSecure,
   card,
   iban,
   cccd,
+  ssn,
   email,
   ...phone,
 ];
