@@ -60,8 +60,8 @@ Deno.test("redact/main.ts --explain lists matches and rejections on stderr", asy
   assert.equal(result.stdout, "k <AWS_KEY> AKIAIOSFODNN7EXAMPLE");
   assert.equal(
     result.stderr,
-    "match aws-access-key-id 2-22 <AWS_KEY>\n" +
-      "rejected aws-access-key-id 23-43: allowlisted by /EXAMPLE$/\n",
+    "match aws_access_key 2-22 <AWS_KEY>\n" +
+      "rejected aws_access_key 23-43: template words\n",
   );
 });
 

@@ -2,8 +2,8 @@
  * The redaction engine. It runs fixed steps and can say why:
  *
  * 1. one lowercase pass over the text, then each rule's keywords are looked
- *    up in it (each from its rarest character on first, see
- *    {@linkcode keywordAnchor}), and its optional precheck (a cheap necessary
+ *    up in it (in a long text all at once, see {@linkcode keywordsIn}), and
+ *    its optional precheck (a cheap necessary
  *    condition over {@linkcode TextFacts}) is asked, so only rules that could
  *    match run at all: in a short-lived process compiling a pattern costs far
  *    more than scanning with it;
@@ -229,51 +229,111 @@ export class TextFacts {
 }
 
 /**
- * Characters from the most to the least frequent in prose and code, roughly;
- * any other character counts as rarer than all of them.
+ * Texts this long find their keywords in one pass over the text
+ * ({@linkcode keywordsIn}). In shorter ones a `String.includes` per keyword
+ * costs less than the pass; in long ones the hundreds of keywords each
+ * scanning the whole text cost most of the time, and text built from one
+ * keyword's first characters made each scan slow (1 MiB of `pmak-`: 170 ms).
  */
-const BY_FREQUENCY = " etaoinsrhldcumfpgwybv,.kx\n0-_/:=\"'1()2{}j;q3456789z";
+export const INDEXED_MIN_CHARS = 8192;
 
-const anchors = new Map<string, string>();
+/** Keywords of a rule list, grouped for {@linkcode keywordsIn}. */
+interface KeywordIndex {
+  /** Keywords of one character, looked up with `includes`. */
+  singles: string[];
+  /** Groups of keywords that share a hash of their first two or three characters. */
+  groups: string[][];
+  /** Group number + 1 of two-character keywords, by the hash of their characters. */
+  byTwo: Int32Array;
+  /** Group number + 1 of longer keywords, by the hash of their first three characters. */
+  byThree: Int32Array;
+}
 
-/** V8 finds a pattern of up to this many characters by its first character alone. */
-const ANCHOR_MAX_CHARS = 6;
+const indexes = new WeakMap<readonly Rule[], KeywordIndex>();
 
-/**
- * Texts this long look keywords up by their anchors first. In shorter ones a
- * scan costs less than working out the anchor (a 4 KB prompt: 0.4 M
- * instructions more with anchors, a 64 KB tool input: 3.3 M fewer).
- */
-export const ANCHORED_MIN_CHARS = 8192;
+const HASH_MASK = 0xffff;
 
-/**
- * The part of a keyword the gate looks for first: up to six characters from
- * its rarest character on, at least two. V8's `includes` stops at every
- * occurrence of the pattern's first character, and at more places still
- * for a pattern of seven or more; on a 64 KB text `" -p"` takes 90 µs and
- * `"-p"` 1.3 µs, `"national"` 49 µs and `"nation"` 26 µs. The anchor is a
- * substring of the keyword: where it is absent, so is the keyword.
- *
- * @example
- * ```ts
- * keywordAnchor(" -p"); // "-p"
- * keywordAnchor("sk-ant-"); // "-ant-"
- * keywordAnchor("hooks.slack.com"); // "ks.sla"
- * ```
- */
-export function keywordAnchor(keyword: string): string {
-  let anchor = anchors.get(keyword);
-  if (anchor !== undefined) return anchor;
-  let rarest = 0;
-  let rarestRank = -1;
-  for (let i = 0; i < keyword.length - 1; i++) {
-    const rank = BY_FREQUENCY.indexOf(keyword[i]!);
-    const score = rank < 0 ? BY_FREQUENCY.length : rank;
-    if (score > rarestRank) [rarest, rarestRank] = [i, score];
+function hashTwo(a: number, b: number): number {
+  return (a * 31 + b) & HASH_MASK;
+}
+
+function hashThree(a: number, b: number, c: number): number {
+  return ((a * 31 + b) * 31 + c) & HASH_MASK;
+}
+
+function keywordIndex(rules: readonly Rule[]): KeywordIndex {
+  let index = indexes.get(rules);
+  if (index !== undefined) return index;
+  const built: KeywordIndex = {
+    singles: [],
+    groups: [],
+    byTwo: new Int32Array(HASH_MASK + 1),
+    byThree: new Int32Array(HASH_MASK + 1),
+  };
+  const add = (table: Int32Array, hash: number, keyword: string) => {
+    if (table[hash] === 0) table[hash] = built.groups.push([]);
+    built.groups[table[hash]! - 1]!.push(keyword);
+  };
+  for (const keyword of new Set(rules.flatMap((rule) => rule.keywords))) {
+    const [a, b, c] = [0, 1, 2].map((i) => keyword.charCodeAt(i)) as [number, number, number];
+    if (keyword.length < 2) built.singles.push(keyword);
+    else if (keyword.length === 2) add(built.byTwo, hashTwo(a, b), keyword);
+    else add(built.byThree, hashThree(a, b, c), keyword);
   }
-  anchor = keyword.slice(rarest, rarest + ANCHOR_MAX_CHARS);
-  anchors.set(keyword, anchor);
-  return anchor;
+  indexes.set(rules, built);
+  return built;
+}
+
+/**
+ * The keywords of `rules` that occur in `lower`, found in one pass: at each
+ * offset two tables, indexed by a hash of the next two and three
+ * characters, say whether some keyword may start there, and only those
+ * keywords are compared. A group whose keywords are all found is skipped
+ * from then on; the pass stops when every keyword is found.
+ */
+export function keywordsIn(lower: string, rules: readonly Rule[]): Set<string> {
+  const index = keywordIndex(rules);
+  const found = new Set<string>();
+  for (const keyword of index.singles) if (lower.includes(keyword)) found.add(keyword);
+  const left = Int32Array.from(index.groups, (group) => group.length);
+  let groupsLeft = index.groups.length;
+  let b = lower.charCodeAt(0);
+  let c = lower.charCodeAt(1);
+  for (let at = 0; at < lower.length - 1 && groupsLeft > 0; at++) {
+    const a = b;
+    b = c;
+    c = lower.charCodeAt(at + 2);
+    const two = index.byTwo[hashTwo(a, b)]!;
+    const three = index.byThree[hashThree(a, b, c)]!;
+    if (two !== 0 && left[two - 1]! > 0) {
+      groupsLeft -= matchAt(lower, at, index, two - 1, left, found);
+    }
+    if (three !== 0 && left[three - 1]! > 0) {
+      groupsLeft -= matchAt(lower, at, index, three - 1, left, found);
+    }
+  }
+  return found;
+}
+
+/**
+ * Adds the keywords of group `group` that start at `at` and are new to
+ * `found`; 1 when that leaves none of the group to find, else 0.
+ */
+function matchAt(
+  lower: string,
+  at: number,
+  index: KeywordIndex,
+  group: number,
+  left: Int32Array,
+  found: Set<string>,
+): number {
+  for (const keyword of index.groups[group]!) {
+    if (lower.startsWith(keyword, at) && !found.has(keyword)) {
+      found.add(keyword);
+      left[group]!--;
+    }
+  }
+  return left[group] === 0 ? 1 : 0;
 }
 
 interface Ranked extends Finding {
@@ -296,12 +356,12 @@ export function scanText(
   const lower = facts.lower;
   // Rules share keywords (`secret`, `pass`, `sk-ant-`…); each is looked up once per text.
   const seen = new Map<string, boolean>();
-  const anchored = lower.length >= ANCHORED_MIN_CHARS;
+  const indexed = lower.length >= INDEXED_MIN_CHARS ? keywordsIn(lower, rules) : undefined;
   const occurs = (keyword: string): boolean => {
+    if (indexed !== undefined) return indexed.has(keyword);
     let found = seen.get(keyword);
     if (found === undefined) {
-      const anchor = anchored ? keywordAnchor(keyword) : keyword;
-      found = (anchor === keyword || lower.includes(anchor)) && lower.includes(keyword);
+      found = lower.includes(keyword);
       seen.set(keyword, found);
     }
     return found;
@@ -397,28 +457,25 @@ function resolveOverlaps(
   candidates.sort((a, b) =>
     b.priority - a.priority || (b.end - b.start) - (a.end - a.start) || a.start - b.start
   );
-  const taken = new Uint8Array(length);
+  // Which accepted span (index + 1) holds each offset: a loser finds its
+  // winner at once, where searching the accepted list made text dense with
+  // overlapping candidates quadratic.
+  const owner = new Int32Array(length);
   const accepted: Ranked[] = [];
   for (const c of candidates) {
-    let free = true;
-    for (let i = c.start; i < c.end; i++) {
-      if (taken[i] === 1) {
-        free = false;
-        break;
-      }
-    }
-    if (!free) {
-      const winner = accepted.find((a) => a.start < c.end && c.start < a.end);
+    let held = 0;
+    for (let i = c.start; i < c.end && held === 0; i++) held = owner[i]!;
+    if (held !== 0) {
       rejections?.push({
         ruleId: c.ruleId,
         start: c.start,
         end: c.end,
-        reason: `overlaps ${winner?.ruleId ?? "another match"} (more specific)`,
+        reason: `overlaps ${accepted[held - 1]!.ruleId} (more specific)`,
       });
       continue;
     }
-    taken.fill(1, c.start, c.end);
     accepted.push(c);
+    owner.fill(accepted.length, c.start, c.end);
   }
   return accepted.sort((a, b) => a.start - b.start).map(toFinding);
 }

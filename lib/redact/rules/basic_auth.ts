@@ -6,14 +6,11 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { isBase64 } from "../_validators.ts";
 
 function decodesToUserPass(c: Candidate): string | undefined {
-  let decoded: string;
-  try {
-    decoded = atob(c.secret);
-  } catch {
-    return "not base64";
-  }
+  if (!isBase64(c.secret)) return "not base64";
+  const decoded = atob(c.secret);
   if (!decoded.includes(":")) return "decoded value has no colon";
   if (!/^[\x20-\x7e\x80-\xff]+$/.test(decoded)) return "decoded value not printable";
   return undefined;

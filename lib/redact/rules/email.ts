@@ -10,15 +10,16 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { inWordList, isAsciiAlnum, isWordOrHyphen } from "../_validators.ts";
+import { inWordList, isAsciiAlnum, isWordOrHyphen, lineBefore } from "../_validators.ts";
 
 const NOT_TLDS =
   "png jpg jpeg gif svg webp ico bmp js ts tsx jsx mjs cjs json css scss less py rb go rs java kt md txt " +
   "yml yaml toml lock xml html htm sh bash zsh log csv tsv sql env ini cfg conf pem crt key pub tar gz zip " +
   "local internal lan localdomain home corp test example invalid localhost intranet private svc cluster";
-/** Literals that the bot-address and ssh-command patterns in `kept` need before they run. */
+/** Literals that the bot-address pattern in `kept` needs before it runs. */
 const MACHINE_LOCAL_HINTS = ["reply", "daemon", "postmaster", "bounce"];
-const SSH_HINTS = ["ssh", "scp", "sftp", "rsync", "mosh"];
+/** What the ssh-target check needs in the 120 characters before an address. */
+const SSH_HINT = /s(?:sh|cp|ftp)|rsync|mosh/;
 
 /**
  * Whether some `@` has what an address needs around it: a local-part
@@ -50,10 +51,10 @@ function isMachineLocal(local: string): boolean {
  * which the URL rule judged, not an address.
  */
 function afterUrlScheme(text: string, start: number): boolean {
-  const from = Math.max(0, start - 300);
-  let at = start;
-  while (at > from && !/\s/.test(text[at - 1]!)) at--;
-  return text.slice(at, start).includes("://");
+  const before = lineBefore(text, start, 300);
+  let from = before.length;
+  while (from > 0 && !/\s/.test(before[from - 1]!)) from--;
+  return before.includes("://", from);
 }
 
 function kept(c: Candidate): string | undefined {
@@ -76,14 +77,14 @@ function kept(c: Candidate): string | undefined {
     return "bot or no-reply address";
   }
   if (local === "git") return "git SSH remote";
-  if (c.text[c.start - 1] === "/" || afterUrlScheme(c.text, c.start)) return "URL userinfo";
+  if (c.text[c.start - 1] === "/") return "URL userinfo";
+  if (c.text[c.start - 1] === ":" && afterUrlScheme(c.text, c.start)) return "URL userinfo";
   if (c.text[c.end] === ":" && /[\w~/.]/.test(c.text[c.end + 1] ?? "")) return "scp-style remote";
-  const lineStart = c.text.lastIndexOf("\n", c.start - 1) + 1;
-  const before = c.text.slice(Math.max(lineStart, c.start - 120), c.start);
-  if (
-    SSH_HINTS.some((h) => before.includes(h)) &&
-    /\b(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)\b/.test(before)
-  ) return "ssh target";
+  // A plain slice first: the line's start is looked for only near an ssh-like word.
+  const near = c.text.slice(Math.max(0, c.start - 120), c.start);
+  if (!SSH_HINT.test(near)) return undefined;
+  const before = lineBefore(c.text, c.start, 120);
+  if (/\b(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)\b/.test(before)) return "ssh target";
   return undefined;
 }
 

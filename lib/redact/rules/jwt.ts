@@ -8,19 +8,15 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { isBase64 } from "../_validators.ts";
 
 /** A two-part token must have a header that names `alg` or `typ`. */
 function headerOfTwoParts(c: Candidate): string | undefined {
   if (c.groups["signature"] !== undefined) return undefined;
   const header = c.secret.slice(0, c.secret.indexOf("."));
-  let decoded: string;
-  try {
-    decoded = atob(
-      header.replace(/-/g, "+").replace(/_/g, "/").padEnd(header.length + 3 & ~3, "="),
-    );
-  } catch {
-    return "header is not base64url";
-  }
+  const base64 = header.replace(/-/g, "+").replace(/_/g, "/").padEnd(header.length + 3 & ~3, "=");
+  if (!isBase64(base64)) return "header is not base64url";
+  const decoded = atob(base64);
   return /"(?:alg|typ)"/.test(decoded) ? undefined : "two parts without a JWT header";
 }
 

@@ -13,6 +13,7 @@ import {
   charClasses,
   inWordList,
   isNameChar,
+  lineBefore,
   notPlaceholder,
   passwordShapeProblem,
   placeholderProblem,
@@ -241,8 +242,7 @@ const SPACED_PASSWORD_COMMANDS = /\b(?:twine|docker|podman|helm|nerdctl|oras|sko
 function spacedFlagCommand(c: Candidate): string | undefined {
   const flag = c.groups["spaced"];
   if (flag === undefined) return undefined;
-  const lineStart = c.text.lastIndexOf("\n", c.matchStart) + 1;
-  const before = c.text.slice(Math.max(lineStart, c.matchStart - 300), c.matchStart);
+  const before = lineBefore(c.text, c.matchStart, 300);
   const command = flag === "-a" ? /\bredis-cli\b/ : SPACED_PASSWORD_COMMANDS;
   return command.test(before) ? undefined : `${flag} with a blank outside a password command`;
 }
