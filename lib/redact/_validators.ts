@@ -205,10 +205,32 @@ const PLACEHOLDER_WORDS =
   "sample dummy test redacted hidden masked placeholder todo tbd";
 
 /**
+ * A check of one string, remembered: text built to be slow repeats the same
+ * names and values thousands of times, and each check runs several
+ * patterns. Forgets everything past 1,024 entries, so it stays small.
+ */
+export function remembered(
+  check: (value: string) => string | undefined,
+): (value: string) => string | undefined {
+  const seen = new Map<string, string | undefined>();
+  return (value) => {
+    if (seen.has(value)) return seen.get(value);
+    if (seen.size >= 1024) seen.clear();
+    const reason = check(value);
+    seen.set(value, reason);
+    return reason;
+  };
+}
+
+/**
  * Why `value` reads as a placeholder, template or masked value rather than a
  * real secret, or `undefined` when it does not.
  */
-export function placeholderProblem(value: string): string | undefined {
+export const placeholderProblem: (value: string) => string | undefined = remembered(
+  placeholderProblemOf,
+);
+
+function placeholderProblemOf(value: string): string | undefined {
   if (value.length === 0) return "empty";
   if (plainlyNotPlaceholder(value)) return undefined;
   if (/[<>{}]|\$\(|\$\{|%\(|%s\b|\{\{/.test(value)) return "template syntax";
@@ -300,7 +322,11 @@ export const notCall: Check = (c) => c.text[c.end] === "(" ? "function call" : u
  * `undefined` when it does: at least 6 characters, two character classes,
  * and not a code identifier, dotted path, number or port.
  */
-export function passwordShapeProblem(value: string): string | undefined {
+export const passwordShapeProblem: (value: string) => string | undefined = remembered(
+  passwordShapeProblemOf,
+);
+
+function passwordShapeProblemOf(value: string): string | undefined {
   if (value.length < 6) return `length ${value.length} < 6`;
   if (/^\d+$/.test(value)) return undefined;
   if (charClasses(value) < 2) return "one character class";

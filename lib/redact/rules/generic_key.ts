@@ -15,13 +15,17 @@ import {
   minEntropy,
   notCall,
   notPlaceholder,
+  remembered,
 } from "../_validators.ts";
 
 // Patterns live inside the functions that use them: a regular expression is
 // created when its function first runs, not when the hook loads every rule.
 
 function nameSaysSecret(c: Candidate): string | undefined {
-  const name = c.groups["name"] ?? "";
+  return secretNameProblem(c.groups["name"] ?? "");
+}
+
+const secretNameProblem = remembered((name) => {
   const saysSecret =
     /api.?key|apikey|secret|token|access.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key$/i;
   // `appKey`, `signingKey`: a camelCase name ending in Key (case matters here).
@@ -31,7 +35,7 @@ function nameSaysSecret(c: Candidate): string | undefined {
   if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;
   if (saysPublic.test(name)) return `name ${name} says not a secret`;
   return undefined;
-}
+});
 
 function notPlainUuid(c: Candidate): string | undefined {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -17,13 +17,17 @@ import {
   notPlaceholder,
   passwordShapeProblem,
   placeholderProblem,
+  remembered,
 } from "../_validators.ts";
 
 // Patterns live inside the functions that use them: a regular expression is
 // created when its function first runs, not when the hook loads every rule.
 
 function nameSaysPassword(c: Candidate): string | undefined {
-  const name = c.groups["name"] ?? "";
+  return passwordNameProblem(c.groups["name"] ?? "");
+}
+
+const passwordNameProblem = remembered((name) => {
   const saysPassword =
     /passw(?:or)?d|passwrd|pas+word|paswd|pswd|passphrase|pwd|(?:^|[^a-z])pass(?:[^a-z]|$)|[a-z]Pass(?:[^a-z]|$)/;
   const saysNotTheValue =
@@ -33,7 +37,7 @@ function nameSaysPassword(c: Candidate): string | undefined {
   }
   if (saysNotTheValue.test(name)) return `name ${name} is not the password itself`;
   return undefined;
-}
+});
 
 /** Quoted values need no shape beyond "not a placeholder, no spaces"; bare words must look typed. */
 function valueLooksSet(c: Candidate): string | undefined {
