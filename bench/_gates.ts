@@ -17,6 +17,8 @@ export const MIN_ROWS_PER_SECOND = 5000;
 export const MAX_REDACTION_SCALING = 300;
 /** Redacting 4 KB must take less than this (`deno bench`'s p75), ms. */
 export const MAX_REDACTION_4KB_MS = 1;
+/** Redacting any of the benchmark's 1 MiB inputs must take less than this, ms per MiB (issue 21). */
+export const MAX_REDACTION_MS_PER_MIB = 100;
 
 /**
  * Whether the hook fails its gate: its p95 over the budget **and** over the
@@ -36,6 +38,11 @@ export function ingestGateFails(rowsPerSecond: number): boolean {
 /** Whether redacting 4 KB fails its gate, by `deno bench`'s p75 (and so its median). */
 export function redaction4KbGateFails(p75Ms: number): boolean {
   return !(p75Ms < MAX_REDACTION_4KB_MS);
+}
+
+/** Whether the slowest 1 MiB input's redaction (median, ms per MiB) fails its gate. */
+export function redactionPerMibGateFails(worstMsPerMib: number): boolean {
+  return !(worstMsPerMib < MAX_REDACTION_MS_PER_MIB);
 }
 
 /** Whether redaction scales worse than the gate allows from 4 KB to 1 MiB (medians, ms). */

@@ -36,7 +36,8 @@ export function repeatTo(unit: string, bytes: number): string {
 /** A text of about `bytes` with the synthetic secrets spread through it. */
 export function textWithSecrets(bytes: number, unit: string = PROSE): string {
   const chunk = Math.floor(bytes / (SECRETS.length + 1));
-  return SECRETS.map((secret) => `${repeatTo(unit, chunk)} ${secret} `).join("") + repeatTo(unit, chunk);
+  return SECRETS.map((secret) => `${repeatTo(unit, chunk)} ${secret} `).join("") +
+    repeatTo(unit, chunk);
 }
 
 /** A UserPromptSubmit payload with a 4 KB prompt: the synthetic secrets in prose, or prose alone. */
@@ -109,7 +110,6 @@ export function adversarialInputs(): Array<[name: string, text: string]> {
     ["<private> unclosed", "<private>".repeat(Math.floor(MIB / 9))],
     ["password is repeated", "password is ".repeat(Math.floor(MIB / 12))],
     ["Authorization: Basic repeated", repeatTo("Authorization: Basic ", MIB)],
-    ["rule prefixes mixed", repeatTo(rulePrefixes().join(" "), MIB)],
   ];
 }
 

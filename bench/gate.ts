@@ -30,9 +30,11 @@ import {
   hookGateFails,
   ingestGateFails,
   MAX_REDACTION_4KB_MS,
+  MAX_REDACTION_MS_PER_MIB,
   MAX_REDACTION_SCALING,
   MIN_ROWS_PER_SECOND,
   redaction4KbGateFails,
+  redactionPerMibGateFails,
   redactionScalingGateFails,
 } from "./_gates.ts";
 
@@ -119,15 +121,25 @@ try {
 
   out("## Redaction in-process");
   out();
-  out("| input | bytes | median ms | ns/byte |");
-  out("| --- | --- | --- | --- |");
+  out("| input | bytes | median ms | ns/byte | ms/MiB |");
+  out("| --- | --- | --- | --- | --- |");
   const redaction = measureRedaction();
   for (const timing of redaction) {
     out(
       `| ${timing.name} | ${timing.bytes} | ${timing.medianMs.toFixed(3)} | ${
         timing.nsPerByte.toFixed(1)
-      } |`,
+      } | ${timing.msPerMib.toFixed(1)} |`,
     );
+  }
+  const slowest = redaction.filter((t) => t.bytes >= 1024 * 1024)
+    .reduce((a, b) => (b.msPerMib > a.msPerMib ? b : a));
+  out();
+  out(
+    `slowest 1 MiB input: ${slowest.name}, ${slowest.msPerMib.toFixed(1)} ms/MiB ` +
+      `(gate: under ${MAX_REDACTION_MS_PER_MIB} ms/MiB)`,
+  );
+  if (redactionPerMibGateFails(slowest.msPerMib)) {
+    failures.push(`redacting ${slowest.name}: ${slowest.msPerMib.toFixed(1)} ms/MiB`);
   }
   const benched = await denoBench4Kb();
   out();

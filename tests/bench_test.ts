@@ -13,9 +13,11 @@ import {
   HOOK_P95_RATIO,
   hookGateFails,
   ingestGateFails,
+  MAX_REDACTION_MS_PER_MIB,
   MAX_REDACTION_SCALING,
   MIN_ROWS_PER_SECOND,
   redaction4KbGateFails,
+  redactionPerMibGateFails,
   redactionScalingGateFails,
 } from "../bench/_gates.ts";
 import { measureHookProcess } from "../bench/hook_process.ts";
@@ -67,6 +69,9 @@ Deno.test("the ingest and redaction gates fail at their edges, and on NaN", () =
   assert.equal(redactionScalingGateFails({ of4Kb: 1, of1Mib: MAX_REDACTION_SCALING }), false);
   assert.equal(redactionScalingGateFails({ of4Kb: 1, of1Mib: MAX_REDACTION_SCALING + 1 }), true);
   assert.equal(redactionScalingGateFails({ of4Kb: 0, of1Mib: 0 }), false);
+  assert.equal(redactionPerMibGateFails(MAX_REDACTION_MS_PER_MIB - 0.1), false);
+  assert.equal(redactionPerMibGateFails(MAX_REDACTION_MS_PER_MIB), true);
+  assert.equal(redactionPerMibGateFails(NaN), true);
 });
 
 Deno.test("measureHookProcess times the installed hook against the floor, and every run is committed", async () => {

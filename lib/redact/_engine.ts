@@ -91,7 +91,7 @@ export interface Rule {
   secretGroup?: string;
   /**
    * Name of a group, inside a leading lookbehind, where the secret starts; it
-   * then ends with the match. Lets a pattern start at a rare literal (the `@`
+   * then ends with the match (the whole match where the group took no part). Lets a pattern start at a rare literal (the `@`
    * of an address) and look back for the rest: V8 skips ahead to a leading
    * literal, where a leading character class makes it try every offset (a
    * 64 KB text: 0.3 ms instead of 1 ms).
@@ -402,10 +402,12 @@ function collect(
       secret = text.slice(start, end);
       if (secret.length === 0) continue;
     } else if (rule.secretFrom !== undefined) {
+      // A branch of the pattern without the group leaves the whole match.
       const span = m.indices?.groups?.[rule.secretFrom];
-      if (span === undefined) continue;
-      start = span[0];
-      secret = text.slice(start, end);
+      if (span !== undefined) {
+        start = span[0];
+        secret = text.slice(start, end);
+      }
     }
     const candidate: Candidate = {
       text,

@@ -127,7 +127,9 @@ export const azureAdClientSecret: Rule = token({
   description: "Azure AD / Entra ID client secret (three characters, a digit, Q~, 31–34 more)",
   placeholder: "<AZURE_CLIENT_SECRET>",
   keywords: ["q~"],
-  pattern: () => /(?<![\w~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])/dg,
+  pattern: () =>
+    /(?<=(?<![\w~.-])(?<head>[A-Za-z0-9_~.]{3}\d))Q~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])/dg,
+  secretFrom: "head",
   truePositives: ['AZURE_CLIENT_SECRET="hgm8Q~zRcE6gIDHq2Kgt6L592AgF_fh3wtBhIw3c"'],
   falsePositives: ["ratio 3Q~ is a typo"],
 });
@@ -168,7 +170,8 @@ export const terraform: Rule = token({
   description: "Terraform Cloud / Enterprise API token (….atlasv1.…)",
   placeholder: "<TERRAFORM_TOKEN>",
   keywords: ["atlasv1"],
-  pattern: () => /(?<![\w.-])[A-Za-z0-9]{14}\.atlasv1\.[\w=-]{60,70}(?![\w-])/dg,
+  pattern: () => /(?<=(?<![\w.-])(?<head>[A-Za-z0-9]{14}))\.atlasv1\.[\w=-]{60,70}(?![\w-])/dg,
+  secretFrom: "head",
   truePositives: [
     'credentials "app.terraform.io" { token = "2z15jotr8bru9n.atlasv1.z6otiydyamn4nyz4dvs3o8ervokp2wj0da1t5yp9haw4yhhbvnnr45bxn80lnh9hp3o" }',
   ],

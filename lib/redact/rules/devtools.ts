@@ -169,7 +169,8 @@ export const newRelic: Rule = token({
   placeholder: "<NEW_RELIC_KEY>",
   keywords: ["nrak-", "nraa-", "nrii-", "nrjs-", "nral"],
   pattern: () =>
-    /(?<![\w-])(?:NRAK-[A-Z0-9]{27}|NRAA-[a-f0-9]{27}|NRII-[\w-]{32}|NRJS-[a-f0-9]{19}|[a-f0-9]{36}NRAL)(?![\w-])/dg,
+    /(?<![\w-])(?:NRAK-[A-Z0-9]{27}|NRAA-[a-f0-9]{27}|NRII-[\w-]{32}|NRJS-[a-f0-9]{19})(?![\w-])|(?<=(?<![\w-])(?<head>[a-f0-9]{36}))NRAL(?![\w-])/dg,
+  secretFrom: "head",
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: [
     "NEW_RELIC_API_KEY=NRAK-O5YAEEJ9HNYA7IJESYR3YWY5LKG",
@@ -255,7 +256,8 @@ export const asana: Rule = token({
   placeholder: "<ASANA_TOKEN>",
   keywords: ["/"],
   precheck: (facts) => facts.digitCluster() >= 13,
-  pattern: () => /(?<![\w/])[12]\/\d{13,19}(?:\/\d{13,19})?:[a-f0-9]{32}(?![\w-])/dg,
+  pattern: () => /(?<=(?<![\w/])(?<head>[12]))\/\d{13,19}(?:\/\d{13,19})?:[a-f0-9]{32}(?![\w-])/dg,
+  secretFrom: "head",
   truePositives: ["ASANA_PAT=2/1204870768096527/1205463967262124:63dcc4d6cc0e19db0c38b907222d16fe"],
   falsePositives: ["ratio 1/1204000000000000"],
 });

@@ -35,7 +35,9 @@ export const discordBotToken: Rule = token({
   placeholder: "<DISCORD_TOKEN>",
   keywords: [],
   precheck: (facts) => mayHoldDottedTriple(facts.text),
-  pattern: () => /(?<![\w.-])[MNO][A-Za-z0-9_-]{23,27}\.[\w-]{6}\.[\w-]{27,40}(?![\w.-])/dg,
+  pattern: () =>
+    /(?<=(?<![\w.-])(?<head>[MNO][A-Za-z0-9_-]{23,27}))\.[\w-]{6}\.[\w-]{27,40}(?![\w.-])/dg,
+  secretFrom: "head",
   validators: [notPlaceholder, discordParts, minEntropy(3.5)],
   truePositives: [
     'client.login("MTEzMDQ3NDU2MTg0OTM4MDg2NA.G1dXU0.vpy7BrjqwUINnzsUg_fVTiHSLsbQmXcZbmQtBJ");',
@@ -93,7 +95,10 @@ export const mailchimp: Rule = token({
   description: "Mailchimp API key (32 hex + data centre, -us12)",
   placeholder: "<MAILCHIMP_KEY>",
   keywords: ["-us"],
-  pattern: () => /(?<![\w-])[0-9a-f]{32}-us\d{1,2}(?![\w-])/dg,
+  // The literal first and the hex in a lookbehind: a pattern that opens with a
+  // character class is tried at every offset (37 ms a MiB of prose, 3 ms so).
+  pattern: () => /(?<=(?<![\w-])(?<head>[0-9a-f]{32}))-us\d{1,2}(?![\w-])/dg,
+  secretFrom: "head",
   truePositives: [
     'client.set_config({"api_key": "f88a482f95d5c5f751bcf6c37cd50e07-us14", "server": "us14"})',
   ],

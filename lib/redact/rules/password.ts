@@ -330,7 +330,7 @@ export const passwordPgpass: Rule = {
   keywords: [":"],
   precheck: (facts) => /:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:/.test(facts.text),
   pattern: () =>
-    /(?<=^|\n)[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:(?<secret>[^\s:]{3,200})(?=\s|$)/dg,
+    /(?<=(?:^|\n)[\w.*-]{1,253}):(?:\d{1,5}|\*):[\w.*-]{1,253}:[\w.*@-]{1,253}:(?<secret>[^\s:]{3,200})(?=\s|$)/dg,
   secretGroup: "secret",
   priority: 450,
   validators: [notPlaceholder, (c) => /^\d+$/.test(c.secret) ? "digits only" : undefined],

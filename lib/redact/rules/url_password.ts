@@ -49,7 +49,7 @@ export const urlPassword: Rule = {
   // Most URLs carry no credentials: without an `@` the pattern is never compiled.
   precheck: (facts) => facts.text.includes("@"),
   pattern: () =>
-    /(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"]{1,4096})@(?=[\w.[-])/dg,
+    /(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"]{1,4096})@(?=[\w.[-])/dg,
   secretGroup: "secret",
   priority: 550,
   validators: [notPlaceholder, notDefault],
@@ -80,7 +80,7 @@ export const urlTokenUser: Rule = {
   keywords: ["x-oauth-basic", "://"],
   precheck: (facts) => facts.text.includes("@"),
   pattern: () =>
-    /(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/(?<secret>[A-Za-z0-9_-]{20,255})(?::x-oauth-basic)?@(?=[\w.[-])/dg,
+    /(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<secret>[A-Za-z0-9_-]{20,255})(?::x-oauth-basic)?@(?=[\w.[-])/dg,
   secretGroup: "secret",
   priority: 540,
   validators: [
