@@ -262,8 +262,8 @@ function hashThree(a: number, b: number, c: number): number {
 }
 
 function keywordIndex(rules: readonly Rule[]): KeywordIndex {
-  let index = indexes.get(rules);
-  if (index !== undefined) return index;
+  const known = indexes.get(rules);
+  if (known !== undefined) return known;
   const built: KeywordIndex = {
     singles: [],
     groups: [],

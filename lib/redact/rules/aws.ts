@@ -89,7 +89,9 @@ export const awsSecretAccessKey: Rule = {
   validators: [
     notPlaceholder,
     minEntropy(3.5),
-    (c) => charClasses(c.secret) >= 3 ? undefined : "fewer than 3 character classes",
+    function threeCharacterClasses(c) {
+      return charClasses(c.secret) >= 3 ? undefined : "fewer than 3 character classes";
+    },
   ],
   allowlist: [/EXAMPLEKEY$/],
   truePositives: [

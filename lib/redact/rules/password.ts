@@ -275,7 +275,7 @@ export const passwordFlagAttached: Rule = {
   validators: [
     notPlaceholder,
     spacedFlagCommand,
-    (c) => {
+    function flagValueShape(c) {
       if (c.groups["userpass"] !== undefined) {
         return /^\d+$/.test(c.secret) || c.secret.length < 4 ? "uid:gid or too short" : undefined;
       }
@@ -333,7 +333,12 @@ export const passwordPgpass: Rule = {
     /(?<=(?:^|\n)[\w.*-]{1,253}):(?:\d{1,5}|\*):[\w.*-]{1,253}:[\w.*@-]{1,253}:(?<secret>[^\s:]{3,200})(?=\s|$)/dg,
   secretGroup: "secret",
   priority: 450,
-  validators: [notPlaceholder, (c) => /^\d+$/.test(c.secret) ? "digits only" : undefined],
+  validators: [
+    notPlaceholder,
+    function notDigitsOnly(c) {
+      return /^\d+$/.test(c.secret) ? "digits only" : undefined;
+    },
+  ],
   allowlist: [],
   truePositives: ["db.internal:5432:orders:orders_rw:Vb6Nm8Qw0Er2"],
   falsePositives: [
@@ -364,7 +369,9 @@ export const passwordProse: Rule = {
   secretGroup: "secret",
   priority: 440,
   validators: [
-    (c) => /[()[\]{}]/.test(c.secret) ? "code expression" : passwordShapeProblem(c.secret),
+    function typedPassword(c) {
+      return /[()[\]{}]/.test(c.secret) ? "code expression" : passwordShapeProblem(c.secret);
+    },
   ],
   allowlist: [],
   truePositives: [

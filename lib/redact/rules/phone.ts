@@ -10,6 +10,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { named } from "../_validators.ts";
 
 function digitCount(value: string): number {
   let n = 0;
@@ -21,10 +22,10 @@ function digitCount(value: string): number {
 }
 
 function digitsBetween(min: number, max: number): (c: Candidate) => string | undefined {
-  return (c) => {
+  return named(`digitsBetween(${min}, ${max})`, (c: Candidate) => {
     const n = digitCount(c.secret);
     return n < min || n > max ? `${n} digits outside ${min}–${max}` : undefined;
-  };
+  });
 }
 
 function notDecimal(c: Candidate): string | undefined {

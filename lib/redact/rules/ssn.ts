@@ -35,7 +35,12 @@ export const ssn: Rule = {
   pattern: () => /(?<=(?<![\w-])(?<head>\d{3}))(?<sep>[- ])\d{2}\k<sep>\d{4}(?![\w-])/dg,
   secretFrom: "head",
   priority: 250,
-  validators: [(c) => ssnProblem(c.secret), ssnContext],
+  validators: [
+    function ssnStructure(c) {
+      return ssnProblem(c.secret);
+    },
+    ssnContext,
+  ],
   allowlist: [],
   truePositives: [
     "SSN của khách là 536-22-4817 trong hồ sơ",
