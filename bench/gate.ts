@@ -20,6 +20,7 @@
 
 import { startTestDaemon } from "../tests/_daemon.ts";
 import type { HookEvent } from "../lib/kinds.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 import { promptPayload, stopPayload, toolPayload } from "./_payloads.ts";
 import { measureHookProcess } from "./hook_process.ts";
 import { measureIngest, measureVerify } from "./ingest.ts";
@@ -57,7 +58,7 @@ const f1 = (n: number) => n.toFixed(1);
 /** `deno bench --json` on the redaction benchmarks: the 4 KB case's mean and p75, ms. */
 async function denoBench4Kb(): Promise<{ avgMs: number; p75Ms: number }> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["bench", "-q", "--json", new URL("./redact_bench.ts", import.meta.url).pathname],
+    args: ["bench", "-q", "--json", fileUrlToPath(new URL("./redact_bench.ts", import.meta.url))],
     stdout: "piped",
     stderr: "inherit",
   }).output();

@@ -13,6 +13,8 @@ import type { Outcome } from "../lib/outcomes.ts";
 import { completePayload } from "../lib/rows.ts";
 import { spoolFileName } from "../lib/spool.ts";
 import type { Store } from "../lib/store.ts";
+import { isFrameFault } from "../lib/store_errors.ts";
+import type { Quarantine } from "./_quarantine.ts";
 import { debug, log } from "./_log.ts";
 import type { Telemetry } from "./_telemetry.ts";
 
@@ -44,8 +46,25 @@ export interface IngestOptions {
    * @default {1000}
    */
   maxBatch?: number;
+  /** Where frames the store cannot take go; without one they are dropped with a WARN. */
+  quarantine?: Quarantine;
   /** Called when a commit fails: the store is unusable, so the daemon shuts down. */
   onFatal?: (reason: string) => void;
+}
+
+/** A frame the store refused while its batch was being appended. */
+class FrameFault extends Error {
+  /** The refused frame. */
+  readonly item: QueuedFrame;
+  /** The counter's reason label. */
+  readonly reason: string;
+
+  /** Wraps the store's error with the frame that caused it. */
+  constructor(item: QueuedFrame, options: { reason: string; cause: unknown }) {
+    super((options.cause as Error)?.message ?? String(options.cause));
+    this.item = item;
+    this.reason = options.reason;
+  }
 }
 
 /** Queues frames and commits them in batches. */
@@ -56,13 +75,22 @@ export class Ingest {
   readonly #batchDelayMs: number;
   readonly #maxBatch: number;
   readonly #onFatal: (reason: string) => void;
+  readonly #quarantine: Quarantine | undefined;
   #queue: QueuedFrame[] = [];
   #queuedIds = new Set<string>();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   /** Makes the writer for an open store. */
   constructor(store: Store, options: IngestOptions) {
-    const { spoolDir, telemetry, batchDelayMs = 2, maxBatch = 1000, onFatal = () => {} } = options;
+    const {
+      spoolDir,
+      telemetry,
+      batchDelayMs = 2,
+      maxBatch = 1000,
+      quarantine,
+      onFatal = () => {},
+    } = options;
+    this.#quarantine = quarantine;
     this.#store = store;
     this.#spoolDir = spoolDir;
     this.#telemetry = telemetry;
@@ -114,7 +142,6 @@ export class Ingest {
       try {
         this.flush();
       } catch (error) {
-        log("ERROR", `commit failed: ${(error as Error).message}; the spool keeps those frames`);
         this.#onFatal(`the store failed: ${(error as Error).message}`);
       }
     }, delayMs);
@@ -123,14 +150,26 @@ export class Ingest {
   #commitBatch(): void {
     const batch = this.#queue.splice(0, this.#maxBatch);
     const started = performance.now();
-    const committed: QueuedFrame[] = [];
-    const settled: QueuedFrame[] = [];
-    try {
-      this.#store.transaction(() => this.#appendBatch(batch, committed, settled));
-    } catch (error) {
-      // The spool still holds these frames; the next drain retries them.
-      for (const item of batch) this.#queuedIds.delete(item.frame.id);
-      throw error;
+    let committed: QueuedFrame[] = [];
+    let settled: QueuedFrame[] = [];
+    // A frame the store refuses rolls its batch back; the batch is then
+    // retried without it, so one bad frame costs at most one retry per bad frame.
+    for (let pending = batch;;) {
+      committed = [];
+      settled = [];
+      try {
+        this.#store.transaction(() => this.#appendBatch(pending, committed, settled));
+        break;
+      } catch (error) {
+        if (error instanceof FrameFault) {
+          this.#setAside(error.item, { reason: error.reason, detail: error.message });
+          pending = pending.filter((item) => item !== error.item);
+          continue;
+        }
+        // The spool still holds these frames; the next drain (or the restart) retries them.
+        for (const item of pending) this.#queuedIds.delete(item.frame.id);
+        throw error;
+      }
     }
     const ms = performance.now() - started;
     this.#telemetry.committed(committed.length, ms);
@@ -146,6 +185,24 @@ export class Ingest {
     for (const item of committed) this.#telemetry.hookRun(item.frame, item.outcome);
   }
 
+  /** Quarantines a frame the store cannot take (or drops it, with no quarantine). */
+  #setAside(item: QueuedFrame, options: { reason: string; detail: string }): void {
+    this.#queuedIds.delete(item.frame.id);
+    const detail = `frame ${item.frame.id}: ${options.detail}`;
+    if (this.#quarantine === undefined) {
+      log("WARN", `frame dropped: ${detail}`);
+      this.#telemetry.rejected(options.reason);
+      return;
+    }
+    this.#quarantine.add({
+      name: item.spoolPath.slice(item.spoolPath.lastIndexOf("/") + 1),
+      spoolPath: item.spoolPath,
+      frame: item.frame,
+      reason: options.reason,
+      detail,
+    });
+  }
+
   #appendBatch(batch: QueuedFrame[], committed: QueuedFrame[], settled: QueuedFrame[]): void {
     for (const item of batch) {
       if (this.#store.hasFrame(item.frame.id)) {
@@ -159,12 +216,15 @@ export class Ingest {
           : { promptCount: 0, toolUseCount: 0, firstCapturedAtNs: undefined };
         payload = completePayload(item.frame, session);
       } catch (error) {
-        log("WARN", `frame ${item.frame.id} dropped: ${(error as Error).message}`);
-        this.#telemetry.rejected("bad_row");
-        settled.push(item);
-        continue;
+        if (!isFrameFault(error)) throw error;
+        throw new FrameFault(item, { reason: "bad_row", cause: error });
       }
-      this.#store.append({ frameId: item.frame.id, kind: item.frame.kind, payload });
+      try {
+        this.#store.append({ frameId: item.frame.id, kind: item.frame.kind, payload });
+      } catch (error) {
+        if (!isFrameFault(error)) throw error;
+        throw new FrameFault(item, { reason: "store_refused", cause: error });
+      }
       committed.push(item);
     }
   }

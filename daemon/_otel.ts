@@ -16,12 +16,13 @@
 
 import {
   type Attributes,
-  type Context,
   context,
   type Counter,
   type Histogram,
   type HrTime,
+  type Link,
   metrics,
+  type SpanContext,
   SpanStatusCode,
   trace,
   TraceFlags,
@@ -29,6 +30,7 @@ import {
 } from "@opentelemetry/api";
 import type { Frame } from "../lib/frame.ts";
 import { isHex32 } from "../lib/ids.ts";
+import { parseTraceparent } from "../lib/traceparent.ts";
 import type { Outcome } from "../lib/outcomes.ts";
 import { log } from "./_log.ts";
 import type { Telemetry } from "./_telemetry.ts";
@@ -51,6 +53,8 @@ export const METRIC_NAMES = {
   rowsAppended: "memory_capture_rows_appended_total",
   /** Counter `{reason}`: frames rejected (`oversize`, `bad_json`, `bad_shape`, `bad_row`, …). */
   framesRejected: "memory_capture_frames_rejected_total",
+  /** Counter `{reason}`: frames moved to the quarantine folder (`bad_shape`, `bad_row`, `store_refused`, …). */
+  framesQuarantined: "memory_capture_frames_quarantined_total",
   /** Histogram, seconds: one group commit. */
   commitDuration: "memory_capture_commit_duration_seconds",
   /** Gauge: files in the hook's spool after the last drain. */
@@ -127,6 +131,7 @@ interface Instruments {
   hookRedactions: Counter;
   rowsAppended: Counter;
   framesRejected: Counter;
+  framesQuarantined: Counter;
   commitDuration: Histogram;
 }
 
@@ -162,6 +167,10 @@ function createInstruments(onSpoolDepth: () => number | undefined): Instruments 
       description: "Frames rejected, by reason",
       unit: "{frame}",
     }),
+    framesQuarantined: meter.createCounter(METRIC_NAMES.framesQuarantined, {
+      description: "Frames the store could not take, moved to the quarantine folder, by reason",
+      unit: "{frame}",
+    }),
     commitDuration: meter.createHistogram(METRIC_NAMES.commitDuration, {
       description: "One group commit to the store",
       unit: "s",
@@ -170,24 +179,49 @@ function createInstruments(onSpoolDepth: () => number | undefined): Instruments 
   };
 }
 
-function parentContext(traceId: unknown): Context {
-  if (typeof traceId !== "string" || !isHex32(traceId)) return context.active();
-  return trace.setSpanContext(context.active(), {
+/** The synthetic session parent of a session's hook spans, as a remote span context. */
+function sessionSpanContext(traceId: string): SpanContext {
+  return {
     traceId,
     spanId: sessionSpanId(traceId),
     traceFlags: TraceFlags.SAMPLED,
     isRemote: true,
-  });
+  };
+}
+
+/**
+ * Where a hook run's span goes. With Claude Code's `traceparent`, under the
+ * turn's interaction span in Claude Code's own trace, linked to our session
+ * trace (the row's `trace_id` stays the session's); without it, under the
+ * session's synthetic parent, as before.
+ */
+export function hookSpanPlacement(frame: Frame): { parent?: SpanContext; links: Link[] } {
+  const traceId = frame.payload.trace_id;
+  const session = typeof traceId === "string" && isHex32(traceId)
+    ? sessionSpanContext(traceId)
+    : undefined;
+  const claude = parseTraceparent(frame.telemetry.traceparent);
+  if (claude === undefined) return { ...(session ? { parent: session } : {}), links: [] };
+  return {
+    parent: {
+      traceId: claude.traceId,
+      spanId: claude.spanId,
+      traceFlags: claude.flags & TraceFlags.SAMPLED,
+      isRemote: true,
+    },
+    links: session ? [{ context: session, attributes: { "link.kind": "session" } }] : [],
+  };
 }
 
 function recordHookRun(instruments: Instruments, frame: Frame, outcome: Outcome): void {
   const attributes = hookSpanAttributes(frame, outcome);
   const hookKind = frame.telemetry.hook_kind;
   const final = attributes.outcome as Outcome;
+  const { parent, links } = hookSpanPlacement(frame);
   const span = instruments.tracer.startSpan(
     HOOK_SPAN_NAME,
-    { startTime: hrTimeOf(frame.telemetry.started_at_ns), attributes },
-    parentContext(frame.payload.trace_id),
+    { startTime: hrTimeOf(frame.telemetry.started_at_ns), attributes, links },
+    parent ? trace.setSpanContext(context.active(), parent) : context.active(),
   );
   if (final !== "ok") span.setStatus({ code: SpanStatusCode.ERROR, message: final });
   span.end(hrTimeOf(Math.max(frame.telemetry.ended_at_ns, frame.telemetry.started_at_ns)));
@@ -279,6 +313,9 @@ export function otelTelemetry(options: OtelTelemetryOptions = {}): Telemetry {
     },
     rejected(reason) {
       guard("rejection", () => instruments.framesRejected.add(1, { reason }));
+    },
+    quarantined(reason) {
+      guard("quarantine", () => instruments.framesQuarantined.add(1, { reason }));
     },
     spoolDepth(files) {
       depth = files;

@@ -10,6 +10,7 @@ import { MAX_SPOOL_FILES, parseSpoolFileName, pruneSpool } from "../lib/spool.ts
 import { TRACE_IDLE_MS } from "../lib/trace_id.ts";
 import type { Ingest } from "./_ingest.ts";
 import { log } from "./_log.ts";
+import type { Quarantine } from "./_quarantine.ts";
 import type { Telemetry } from "./_telemetry.ts";
 
 const TEMP_FILE_GRACE_MS = 60_000;
@@ -22,9 +23,9 @@ const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
  */
 export function drainSpool(
   dir: string,
-  options: { ingest: Ingest; telemetry: Telemetry; nowMs: number },
+  options: { ingest: Ingest; telemetry: Telemetry; nowMs: number; quarantine?: Quarantine },
 ): number {
-  const { ingest, telemetry, nowMs } = options;
+  const { ingest, telemetry, nowMs, quarantine } = options;
   const names: string[] = [];
   try {
     for (const entry of Deno.readDirSync(dir)) {
@@ -53,6 +54,12 @@ export function drainSpool(
       ingest.enqueue(frame, { outcome: parsed.outcome, spoolPath: path });
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
+      if (error instanceof FrameError && quarantine !== undefined) {
+        // Kept for a person to read, out of the spool so no drain tries it again.
+        const detail = `spool file ${name}: ${error.message}`;
+        quarantine.add({ name, spoolPath: path, reason: error.reason, detail });
+        continue;
+      }
       log("WARN", `spool file ${name} dropped: ${(error as Error).message}`);
       telemetry.rejected(error instanceof FrameError ? error.reason : "bad_spool");
       try {

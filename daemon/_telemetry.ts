@@ -16,6 +16,8 @@ export interface Telemetry {
   committed(rows: number, ms: number): void;
   /** A frame rejected, by reason (`oversize`, `bad_json`, `bad_shape`, `bad_row`). */
   rejected(reason: string): void;
+  /** A frame the store could not take, moved to the quarantine folder, by reason. */
+  quarantined(reason: string): void;
   /** The spool's depth after a drain. */
   spoolDepth(files: number): void;
   /** Flushes what is held, within a bounded time. */
@@ -28,7 +30,30 @@ export function noTelemetry(): Telemetry {
     hookRun() {},
     committed() {},
     rejected() {},
+    quarantined() {},
     spoolDepth() {},
     shutdown: () => Promise.resolve(),
   };
+}
+
+/**
+ * What the daemon's start line says about export: off, or on and where to
+ * (the endpoint without any user name or password it may carry).
+ */
+export function exportNote(env: (name: string) => string | undefined): string {
+  const endpoint = env("OTEL_EXPORTER_OTLP_ENDPOINT");
+  if (env("OTEL_DENO") !== "true" || !endpoint) {
+    return "OpenTelemetry export off (set OTEL_EXPORTER_OTLP_ENDPOINT to turn it on)";
+  }
+  let shown = endpoint;
+  try {
+    const url = new URL(endpoint);
+    url.username = "";
+    url.password = "";
+    shown = url.href;
+  } catch {
+    // The launcher refuses such an endpoint; shown as given if one gets here anyway.
+  }
+  const protocol = env("OTEL_EXPORTER_OTLP_PROTOCOL");
+  return `OpenTelemetry export on, to ${shown}${protocol ? ` (${protocol})` : ""}`;
 }

@@ -16,9 +16,10 @@ import { spoolDir } from "../lib/paths.ts";
 import { openStore, type Store } from "../lib/store.ts";
 import { prepareTraceDir } from "../lib/trace_id.ts";
 import { Ingest } from "./_ingest.ts";
+import { Quarantine, quarantineDirOf } from "./_quarantine.ts";
 import { debug, log, setDebug } from "./_log.ts";
 import { drainSpool, pruneTraceIds } from "./_spool_drain.ts";
-import { noTelemetry, type Telemetry } from "./_telemetry.ts";
+import { exportNote, noTelemetry, type Telemetry } from "./_telemetry.ts";
 
 const TICK_MS = 2000;
 const PRUNE_EVERY_TICKS = 30;
@@ -167,16 +168,20 @@ async function main(): Promise<void> {
   }
   const telemetry = await loadTelemetry();
   const spool = spoolDir(args.traceDir);
+  const quarantine = new Quarantine(quarantineDirOf(args.db), { telemetry });
   const ingest = new Ingest(store, {
     spoolDir: spool,
     telemetry,
-    onFatal: (reason) => void shutdown(reason),
+    quarantine,
+    onFatal: (reason) => void shutdown(reason, { failed: true }),
   });
   const listener = Deno.listen({ transport: "unix", path: args.socket });
   Deno.chmodSync(args.socket, 0o600);
   const socketIno = Deno.lstatSync(args.socket).ino;
   console.log(
-    `cyberos-memory daemon: listening on ${args.socket}; store ${args.db} (${store.count()} rows); spool ${spool}`,
+    `cyberos-memory daemon: listening on ${args.socket}; store ${args.db} (${store.count()} rows); spool ${spool}; ${
+      exportNote((name) => Deno.env.get(name))
+    }`,
   );
 
   const open = new Set<Promise<void>>();
@@ -191,10 +196,15 @@ async function main(): Promise<void> {
     } catch {
       return void shutdown("the socket file was removed");
     }
+    try {
+      store.assertSameFile();
+    } catch (error) {
+      return void shutdown(`the store failed: ${(error as Error).message}`, { failed: true });
+    }
     if (distrust === undefined) {
       const nowMs = Date.now();
       try {
-        drainSpool(spool, { ingest, telemetry, nowMs });
+        drainSpool(spool, { ingest, telemetry, nowMs, quarantine });
         if (ticks++ % PRUNE_EVERY_TICKS === 0) pruneTraceIds(args.traceDir, { nowMs });
       } catch (error) {
         log("WARN", `spool drain failed: ${(error as Error).message}`);
@@ -203,10 +213,12 @@ async function main(): Promise<void> {
   };
   const ticker = setInterval(tick, TICK_MS);
 
-  async function shutdown(reason: string): Promise<void> {
+  /** Stops the daemon; `failed` (a store error) exits 1 without another commit. */
+  async function shutdown(reason: string, options: { failed?: boolean } = {}): Promise<void> {
     if (stopping) return;
     stopping = true;
-    log("INFO", `shutting down: ${reason}`);
+    if (!options.failed) log("INFO", `shutting down: ${reason}`);
+    else log("ERROR", `shutting down: ${reason}; restart the daemon: the spool keeps every frame`);
     clearInterval(ticker);
     try {
       listener.close();
@@ -215,9 +227,10 @@ async function main(): Promise<void> {
     }
     const grace = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS));
     await Promise.race([Promise.all(open), grace]);
-    let code = 0;
+    let code = options.failed ? 1 : 0;
     try {
-      ingest.flush();
+      // After a store error nothing more is committed: the spool keeps the frames.
+      if (!options.failed) ingest.flush();
       store.close();
     } catch (error) {
       log(

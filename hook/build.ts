@@ -2,7 +2,7 @@
  * `deno task bundle`: builds `hook/dist/hook.js`, the one file `install`
  * points at, from `hook/main.ts`.
  *
- * Three steps, each measured to pay (README, Performance):
+ * Three steps, each measured to pay (bench/README.md):
  *
  * 1. `deno bundle --minify` inlines every module, so Deno loads one file
  *    instead of ~45.
@@ -22,8 +22,9 @@
 import { parse } from "acorn";
 import { fullAncestor } from "acorn-walk";
 import { DEFAULT_HOOK_SCRIPT } from "../lib/hook_command.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 
-const ENTRY = new URL("./main.ts", import.meta.url).pathname;
+const ENTRY = fileUrlToPath(new URL("./main.ts", import.meta.url));
 
 interface Span {
   start: number;

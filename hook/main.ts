@@ -5,7 +5,7 @@
  * whatever happens; anything but `ok` is one WARN line on stderr.
  *
  * Usage: `hook/main.ts [--socket PATH] [--trace-dir PATH] [--allow-email-domain D]... EVENT`
- * (the paths default to DESIGN.md's defaults; the hook never reads the environment).
+ * (the paths default to DESIGN.md's defaults; of the environment the hook reads only `TRACEPARENT`).
  * Two test seams, never written by `install`: `--fail-redaction` makes the
  * redactor throw (the fail-closed path), `--as-uid N` makes the trust checks
  * expect another uid (for tests that cannot chown a socket).
@@ -29,6 +29,9 @@ import { pruneSpool, spoolFileName, writeSpoolFile } from "../lib/spool.ts";
 import { distrustOf, fallbackTraceId, prepareTraceDir, sessionTraceId } from "../lib/trace_id.ts";
 import type { Outcome } from "../lib/outcomes.ts";
 import { decodeUtf8 } from "../lib/utf8.ts";
+import { parseJsonQuietly } from "../lib/json_parse.ts";
+import { redactText } from "../lib/redact/mod.ts";
+import { traceparentFromEnv } from "../lib/traceparent.ts";
 
 interface HookArgs {
   event: HookEvent;
@@ -174,16 +177,21 @@ async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseHookPayload>;
   try {
     const text = decodeUtf8(input);
-    parsed = parseHookPayload(JSON.parse(text), HOOK_EVENTS[args.event]);
+    parsed = parseHookPayload(parseJsonQuietly(text, "stdin"), HOOK_EVENTS[args.event]);
   } catch (error) {
     return warn("invalid_payload", (error as Error).message);
   }
   if (parsed.unknownKeys.length > 0) {
-    warn("unknown_fields", `ignored ${parsed.unknownKeys.join(", ")}`);
+    // Key names are input too: redacted, and only Claude Code's snake_case shape is named.
+    const named = parsed.unknownKeys.filter((key) => /^[a-z][a-z0-9_]{0,39}$/.test(key));
+    const others = parsed.unknownKeys.length - named.length;
+    const list = [...named, ...(others > 0 ? [`${others} other`] : [])].join(", ");
+    warn("unknown_fields", `ignored ${redactText(list).text}`);
   }
   const { traceId, trusted } = traceIdFor(args, parsed.payload.session_id, uid);
   const capturedAtNs = Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3;
   const draft = draftFor(args, parsed, { traceId, capturedAtNs });
+  const traceparent = traceparentFromEnv();
   const frame: Frame = {
     v: FRAME_VERSION,
     id: newFrameId(),
@@ -195,6 +203,7 @@ async function main(): Promise<void> {
       ended_at_ns: Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3,
       outcome: draft.kind === ROW_KINDS.redactionFailed ? "redaction_failed" : "ok",
       redactions: draft.counts,
+      ...(traceparent === undefined ? {} : { traceparent }),
     },
   };
   let bytes: Uint8Array;

@@ -13,16 +13,18 @@
  */
 
 import {
+  hookPermissionFlags,
   INSTALL_ENV_VARS,
   installPermissionFlags,
   statusPermissionFlags,
 } from "../lib/permissions.ts";
 import { resolvePaths } from "../lib/paths.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 import { resolveTarget, UserError } from "./_files.ts";
 import { parseScopeArgs } from "./_install.ts";
 
-const MAIN = new URL("./main.ts", import.meta.url).pathname;
+const MAIN = fileUrlToPath(new URL("./main.ts", import.meta.url));
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...args] = argv;
@@ -35,11 +37,17 @@ async function main(argv: readonly string[]): Promise<number> {
   const env = (name: string) => Deno.env.get(name);
   let target;
   let scope;
-  let socket;
+  let flags;
   try {
     scope = parseScopeArgs(args, { extra: command === "install" });
     target = resolveTarget(scope.project, { user: scope.user, env });
-    socket = resolvePaths(env).socket;
+    const paths = resolvePaths(env);
+    // The hook command that install writes carries the socket and trace dir in its own flags.
+    if (command === "install") hookPermissionFlags(paths);
+    flags = command === "status" ? statusPermissionFlags(paths) : installPermissionFlags({
+      claudeDir: target.claudeDir,
+      ...(target.project === undefined ? {} : { project: target.project }),
+    });
   } catch (error) {
     if (!(error instanceof UserError) && !(error instanceof TypeError)) throw error;
     console.error(`cyberos-memory ${command}: ${(error as Error).message}`);
@@ -54,10 +62,7 @@ async function main(argv: readonly string[]): Promise<number> {
   return await runDeno([
     "run",
     "-q",
-    ...(command === "status" ? statusPermissionFlags({ socket }) : installPermissionFlags({
-      claudeDir: target.claudeDir,
-      ...(target.project === undefined ? {} : { project: target.project }),
-    })),
+    ...flags,
     MAIN,
     command,
     ...childArgs,

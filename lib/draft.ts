@@ -8,7 +8,7 @@
 
 import { ROW_KINDS, type RowKind, TASK_NOTIFICATION_SOURCE } from "./kinds.ts";
 import type { HookPayload, PromptPayload, StopPayload, ToolPayload } from "./payload.ts";
-import { type RedactOptions, redactText, redactValue } from "./redact/mod.ts";
+import { redactLines, type RedactOptions, redactText, redactValue } from "./redact/mod.ts";
 
 /** The per-run facts a draft needs besides the payload. */
 export interface DraftContext {
@@ -84,68 +84,143 @@ export function redactionFailedDraft(
   };
 }
 
+/** A short field to redact: its text, and the separator between its parts when it has any. */
+type ShortField = string | { text: string; parts: string };
+
+/**
+ * Redacts the short free-text fields every row carries (`cwd` may name a
+ * cloud folder after an e-mail address, `tool_name` an MCP server's token),
+ * summing what redaction did into one tally.
+ */
+class FieldRedactor {
+  /** Replaced spans so far. */
+  matchCount = 0;
+  /** Replaced spans per rule id so far. */
+  counts: Record<string, number> = {};
+  readonly #options: RedactOptions;
+
+  constructor(options: RedactOptions) {
+    this.#options = options;
+  }
+
+  /** Redacts one long text (a prompt, a message) and tallies it. */
+  text(text: string): string {
+    const result = redactText(text, this.#options);
+    this.add(result);
+    return result.text;
+  }
+
+  /**
+   * Redacts short fields in one pass ({@linkcode redactLines}). A field with
+   * `parts` has each part (between separators) redacted as its own line: a
+   * rule that wants a word boundary, or reads a `/` before an address as a
+   * URL, would miss a secret glued into a path or a name
+   * (`/GoogleDrive-ana@mail.vn/`, `mcp__srv__<token>`).
+   */
+  short<K extends string>(fields: Record<K, ShortField | undefined>): Partial<Record<K, string>> {
+    const lines: string[] = [];
+    const layout: Array<[name: K, separator: string | undefined, count: number]> = [];
+    for (const [name, field] of Object.entries(fields) as Array<[K, ShortField | undefined]>) {
+      if (field === undefined) continue;
+      const pieces = typeof field === "string" ? [field] : field.text.split(field.parts);
+      layout.push([name, typeof field === "string" ? undefined : field.parts, pieces.length]);
+      lines.push(...pieces);
+    }
+    const result = redactLines(lines, this.#options);
+    this.add(result);
+    const out: Partial<Record<K, string>> = {};
+    let at = 0;
+    for (const [name, separator, count] of layout) {
+      out[name] = result.texts.slice(at, at + count).join(separator ?? "");
+      at += count;
+    }
+    return out;
+  }
+
+  /** Adds what another redaction pass did. */
+  add(result: { matchCount: number; counts: Record<string, number> }): void {
+    this.matchCount += result.matchCount;
+    for (const [id, n] of Object.entries(result.counts)) {
+      this.counts[id] = (this.counts[id] ?? 0) + n;
+    }
+  }
+
+  /** The summed tally, as a {@linkcode Draft} carries it. */
+  tally(): { matchCount: number; counts: Record<string, number> } {
+    return { matchCount: this.matchCount, counts: this.counts };
+  }
+}
+
+/** Copies the fields that were sent into `out`, leaving out the others. */
+function copyPresent(
+  out: Record<string, unknown>,
+  fields: Record<string, string | undefined>,
+): void {
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) out[name] = value;
+}
+
 function promptDraft(payload: PromptPayload, context: DraftContext, options: RedactOptions): Draft {
-  const redacted = redactText(payload.prompt, options);
+  const fields = new FieldRedactor(options);
+  const prompt = fields.text(payload.prompt);
+  const short = fields.short({
+    cwd: { text: payload.cwd, parts: "/" },
+    prompt_id: payload.prompt_id,
+  });
   const out: Record<string, unknown> = {
     session_id: payload.session_id,
-    prompt_redacted: redacted.text,
-    cwd: payload.cwd,
+    prompt_redacted: prompt,
+    cwd: short.cwd,
     trace_id: context.traceId,
     captured_at_ns: context.capturedAtNs,
-    redaction_match_count: redacted.matchCount,
+    redaction_match_count: fields.matchCount,
   };
-  if (payload.prompt_id !== undefined) out.prompt_id = payload.prompt_id;
+  copyPresent(out, { prompt_id: short.prompt_id });
   if (isTaskNotification(payload.prompt)) out.prompt_source = TASK_NOTIFICATION_SOURCE;
-  return {
-    kind: ROW_KINDS.prompt,
-    payload: out,
-    matchCount: redacted.matchCount,
-    counts: redacted.counts,
-  };
+  return { kind: ROW_KINDS.prompt, payload: out, ...fields.tally() };
 }
 
 function toolDraft(payload: ToolPayload, context: DraftContext, options: RedactOptions): Draft {
+  const fields = new FieldRedactor(options);
   const args = redactValue(payload.tool_input, options);
-  const counts = { ...args.counts };
-  let matchCount = args.matchCount;
+  fields.add(args);
+  const short = fields.short({
+    tool_name: { text: payload.tool_name, parts: "__" },
+    cwd: { text: payload.cwd, parts: "/" },
+    tool_use_id: payload.tool_use_id,
+    agent_id: payload.agent_id,
+    agent_type: payload.agent_type,
+    error: payload.error?.split("\n", 1)[0],
+  });
   const out: Record<string, unknown> = {
     session_id: payload.session_id,
-    tool_name: payload.tool_name,
+    tool_name: short.tool_name,
     tool_args_redacted: args.value,
     outcome: payload.hook_event_name === "PostToolUse" ? "success" : "error",
     duration_ms: payload.duration_ms ?? null,
     trace_id: context.traceId,
     captured_at_ns: context.capturedAtNs,
-    cwd: payload.cwd,
+    cwd: short.cwd,
   };
-  if (payload.tool_use_id !== undefined) out.tool_use_id = payload.tool_use_id;
-  if (payload.agent_id !== undefined) out.agent_id = payload.agent_id;
-  if (payload.agent_type !== undefined) out.agent_type = payload.agent_type;
-  if (payload.error !== undefined) {
-    const firstLine = redactText(payload.error.split("\n", 1)[0] ?? "", options);
-    matchCount += firstLine.matchCount;
-    for (const [id, n] of Object.entries(firstLine.counts)) counts[id] = (counts[id] ?? 0) + n;
-    out.error = firstLine.text;
-  }
-  return { kind: ROW_KINDS.toolUse, payload: out, matchCount, counts };
+  copyPresent(out, {
+    tool_use_id: short.tool_use_id,
+    agent_id: short.agent_id,
+    agent_type: short.agent_type,
+    error: short.error,
+  });
+  return { kind: ROW_KINDS.toolUse, payload: out, ...fields.tally() };
 }
 
 function stopDraft(payload: StopPayload, context: DraftContext, options: RedactOptions): Draft {
-  const message = payload.last_assistant_message === undefined
-    ? undefined
-    : redactText(payload.last_assistant_message, options);
+  const fields = new FieldRedactor(options);
   const out: Record<string, unknown> = {
     session_id: payload.session_id,
-    last_assistant_message_redacted: message?.text ?? null,
+    last_assistant_message_redacted: payload.last_assistant_message === undefined
+      ? null
+      : fields.text(payload.last_assistant_message),
     trace_id: context.traceId,
     captured_at_ns: context.capturedAtNs,
-    cwd: payload.cwd,
+    cwd: fields.short({ cwd: { text: payload.cwd, parts: "/" } }).cwd,
   };
   if (payload.stop_hook_active !== undefined) out.stop_hook_active = payload.stop_hook_active;
-  return {
-    kind: ROW_KINDS.sessionCompleted,
-    payload: out,
-    matchCount: message?.matchCount ?? 0,
-    counts: message?.counts ?? {},
-  };
+  return { kind: ROW_KINDS.sessionCompleted, payload: out, ...fields.tally() };
 }

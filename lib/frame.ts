@@ -10,12 +10,21 @@ import { isOutcome, type Outcome } from "./outcomes.ts";
 import { isRowKind, type RowKind } from "./kinds.ts";
 import { stringifyJson } from "./json.ts";
 import { isHex32 } from "./ids.ts";
+import { parseJsonQuietly } from "./json_parse.ts";
+import { parseTraceparent } from "./traceparent.ts";
 
 /** The frame format version. */
 export const FRAME_VERSION = 1;
 
 /** The largest frame body, in bytes. */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The largest `captured_at_ns` a frame may carry: the store keeps it in a
+ * SQLite INTEGER (signed 64 bits), so a larger one is refused here rather
+ * than failing at the commit. The largest double below 2^63.
+ */
+export const MAX_CAPTURED_AT_NS = 2 ** 63 - 1024;
 
 /** What the hook measured about its own run, for the daemon to export. */
 export interface HookTelemetry {
@@ -29,6 +38,11 @@ export interface HookTelemetry {
   outcome: Outcome;
   /** Replaced spans per redaction rule id. */
   redactions: Record<string, number>;
+  /**
+   * Claude Code's `TRACEPARENT` for this hook run (the turn's interaction
+   * span), when it set a well-formed one.
+   */
+  traceparent?: string;
 }
 
 /** One frame. */
@@ -80,6 +94,7 @@ const TELEMETRY_KEYS = new Set([
   "ended_at_ns",
   "outcome",
   "redactions",
+  "traceparent",
 ]);
 
 /**
@@ -123,8 +138,9 @@ function frameJson(frame: Frame): string {
 export function parseFrameBody(body: Uint8Array): Frame {
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
+    value = parseJsonQuietly(new TextDecoder("utf-8", { fatal: true }).decode(body), "frame");
   } catch (error) {
+    // Neither message quotes the body.
     throw new FrameError("bad_json", `Cannot decode frame: ${(error as Error).message}`);
   }
   return validateFrame(value);
@@ -142,15 +158,15 @@ export function validateFrame(value: unknown): Frame {
   }
   if (value.v !== FRAME_VERSION) throw shape(`v must be ${FRAME_VERSION}`);
   if (typeof value.id !== "string" || !isHex32(value.id)) throw shape("id must be 32 hex");
-  if (!isRowKind(value.kind)) throw shape(`unknown kind ${JSON.stringify(value.kind)}`);
+  if (!isRowKind(value.kind)) throw shape("unknown kind");
   if (!isPlainObject(value.payload)) throw shape("payload must be an object");
   if (typeof value.payload.session_id !== "string") throw shape("payload.session_id missing");
   const capturedAtNs = value.payload.captured_at_ns;
   if (
     !Number.isInteger(capturedAtNs) || (capturedAtNs as number) < 0 ||
-    (capturedAtNs as number) >= 1e21
+    (capturedAtNs as number) > MAX_CAPTURED_AT_NS
   ) {
-    throw shape("payload.captured_at_ns must be a non-negative integer");
+    throw shape("payload.captured_at_ns must be an integer from 0 to 2^63 - 1");
   }
   const telemetry = value.telemetry;
   if (!isPlainObject(telemetry)) throw shape("telemetry must be an object");
@@ -168,6 +184,9 @@ export function validateFrame(value: unknown): Frame {
     !Object.values(redactions).every((n) => Number.isInteger(n) && (n as number) >= 0)
   ) {
     throw shape("telemetry.redactions must map rule ids to counts");
+  }
+  if ("traceparent" in telemetry && parseTraceparent(telemetry.traceparent) === undefined) {
+    throw shape("telemetry.traceparent must be a version-00 traceparent");
   }
   return value as unknown as Frame;
 }

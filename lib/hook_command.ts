@@ -10,15 +10,14 @@
 
 import { HOOK_EVENTS, type HookEvent } from "./kinds.ts";
 import { hookPermissionFlags } from "./permissions.ts";
+import { fileUrlToPath } from "./file_url.ts";
 
 /**
  * The hook script of this checkout: `hook/main.ts` bundled into one minified
  * file by `deno task bundle` (committed; a test keeps it in step with the
  * source). One file instead of ~45 modules starts several ms sooner.
  */
-export const DEFAULT_HOOK_SCRIPT = decodeURIComponent(
-  new URL("../hook/dist/hook.js", import.meta.url).pathname,
-);
+export const DEFAULT_HOOK_SCRIPT = fileUrlToPath(new URL("../hook/dist/hook.js", import.meta.url));
 
 /**
  * V8 flags for the hook's short life, both for work that pays back only in a
@@ -35,7 +34,7 @@ export const DEFAULT_HOOK_SCRIPT = decodeURIComponent(
  *   never needs). Starting them and stopping them again cost each run 1 to
  *   2 ms. V8's own timers need them, so the hook's timer is Deno's.
  *
- * See README, Performance. The `hook` task in `deno.json` passes the same
+ * See bench/README.md. The `hook` task in `deno.json` passes the same
  * flags (a test keeps the two equal).
  */
 export const HOOK_V8_FLAGS = [

@@ -110,7 +110,8 @@ export function parseHookPayload(value: unknown, event: ClaudeHookEvent): Parsed
   if (!isUuid(sessionId)) throw new TypeError("Invalid payload: session_id is not a UUID");
   const eventName = requireString(value, "hook_event_name");
   if (eventName !== event) {
-    throw new TypeError(`Invalid payload: hook_event_name is "${eventName}", expected "${event}"`);
+    // The value itself is not quoted: a WARN line never repeats input.
+    throw new TypeError(`Invalid payload: hook_event_name is not "${event}"`);
   }
   const common: CommonPayload = {
     session_id: sessionId.toLowerCase(),

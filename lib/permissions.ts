@@ -8,6 +8,23 @@
  */
 
 import { dirname } from "./paths.ts";
+import { storeOwnPaths } from "./store_paths.ts";
+import { TRACEPARENT_ENV } from "./traceparent.ts";
+
+/**
+ * Refuses a path Deno's permission flags cannot name. A flag's list is split
+ * at every comma, with no escape: `--allow-write=/tmp/a,b` would grant
+ * `/tmp/a` and `./b` instead, and the entry would then fail half way.
+ *
+ * @throws {TypeError} naming the path, when it holds a comma.
+ */
+export function assertFlagPath(path: string, what: string): void {
+  if (path.includes(",")) {
+    throw new TypeError(
+      `Cannot use the ${what} "${path}": Deno's permission flags cannot name a path holding a comma; choose a path without one`,
+    );
+  }
+}
 
 /** Paths the hook may touch. */
 export interface HookPermissionPaths {
@@ -20,10 +37,14 @@ export interface HookPermissionPaths {
 /**
  * The hook's flags: read and write only its trace dir and socket, connect only
  * to that socket, learn its own uid (to refuse a trace dir or socket another
- * user planted); no env, run, ffi or other network.
+ * user planted), read one variable, `TRACEPARENT` (Claude Code's turn span, to
+ * place the hook's span in Claude Code's trace); no other env, no run, ffi or
+ * other network.
  */
 export function hookPermissionFlags(paths: HookPermissionPaths): string[] {
   const { socket, traceDir } = paths;
+  assertFlagPath(socket, "socket");
+  assertFlagPath(traceDir, "trace dir");
   return [
     // The hook runs in the user's project: its deno.json, lock file or import map must not apply,
     // and nothing may be fetched.
@@ -35,12 +56,13 @@ export function hookPermissionFlags(paths: HookPermissionPaths): string[] {
     `--allow-write=${traceDir},${socket}`,
     `--allow-net=unix:${socket}`,
     "--allow-sys=uid",
+    `--allow-env=${TRACEPARENT_ENV}`,
   ];
 }
 
 /** Paths and hosts the daemon may touch. */
 export interface DaemonPermissionPaths extends HookPermissionPaths {
-  /** The SQLite store; its folder holds the WAL and shared-memory files too. */
+  /** The SQLite store: the grants name it and its own paths (`storeOwnPaths`), not its folder. */
   db: string;
   /** `host:port` of the OTLP endpoint when exporting is on. */
   otlpHost?: string;
@@ -57,21 +79,37 @@ export const DAEMON_ENV_VARS = [
 ] as const;
 
 /**
- * The daemon's flags: read and write its store folder, trace dir and socket;
- * listen on that socket; reach the OTLP host only when one is configured.
+ * The daemon's flags: read and write the store's own paths (the file, its
+ * SQLite siblings, lock, signing key and quarantine; not its folder), the
+ * trace dir and the socket; listen on that socket; reach the OTLP host only
+ * when one is configured.
  */
 export function daemonPermissionFlags(paths: DaemonPermissionPaths): string[] {
   const { socket, traceDir, db, otlpHost } = paths;
-  const dbDir = dirname(db);
+  assertFlagPath(socket, "socket");
+  assertFlagPath(traceDir, "trace dir");
+  assertFlagPath(db, "store");
+  const store = storeOwnPaths(db).join(",");
   const net = [`unix:${socket}`, ...(otlpHost ? [otlpHost] : [])];
   return [
     "--no-prompt",
-    `--allow-read=${dbDir},${traceDir},${socket}`,
-    `--allow-write=${dbDir},${traceDir},${socket}`,
+    `--allow-read=${store},${traceDir},${socket}`,
+    `--allow-write=${store},${traceDir},${socket}`,
     `--allow-net=${net.join(",")}`,
     `--allow-env=${DAEMON_ENV_VARS.join(",")}`,
     "--allow-sys=uid",
   ];
+}
+
+/**
+ * The flags of the step that makes the store's folder (0700) before the
+ * daemon starts, since the daemon may not write the folder itself: read and
+ * write that folder only, nothing else.
+ */
+export function storeFolderPermissionFlags(paths: { db: string }): string[] {
+  assertFlagPath(paths.db, "store");
+  const folder = dirname(paths.db);
+  return ["--no-prompt", `--allow-read=${folder}`, `--allow-write=${folder}`];
 }
 
 /** The environment variables `install` and `uninstall` read. */
@@ -99,6 +137,8 @@ export interface InstallPermissionPaths {
  */
 export function installPermissionFlags(paths: InstallPermissionPaths): string[] {
   const { project, claudeDir } = paths;
+  if (project !== undefined) assertFlagPath(project, "project");
+  assertFlagPath(claudeDir, "settings folder");
   const read = project === undefined ? [claudeDir] : [project, claudeDir];
   return [
     "--no-prompt",
@@ -116,6 +156,7 @@ export function installPermissionFlags(paths: InstallPermissionPaths): string[] 
  */
 export function statusPermissionFlags(paths: { socket: string }): string[] {
   const { socket } = paths;
+  assertFlagPath(socket, "socket");
   return [
     "--no-prompt",
     "--allow-read",

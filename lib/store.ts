@@ -16,6 +16,7 @@ import { isRowKind, ROW_KINDS, type RowKind, TASK_NOTIFICATION_SOURCE } from "./
 import type { SessionCounts, StoredRow } from "./rows.ts";
 import { nsDigits } from "./json.ts";
 import { dirname } from "./paths.ts";
+import { assertSameFile, type FileIdentity, fileIdentity } from "./store_identity.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS rows (
@@ -92,31 +93,53 @@ export class Store {
   #tip: { seq: number; hash: string };
 
   readonly #writer: boolean;
+  readonly #identity: FileIdentity | undefined;
 
   /**
    * Wraps an open database; use {@linkcode openStore}. Only the writer keeps
-   * session tallies: a reader would not see the writer's appends.
+   * session tallies: a reader would not see the writer's appends. A writer
+   * given the file's `identity` refuses to commit once the path names
+   * another file.
    */
-  constructor(db: DatabaseSync, options: { writer: boolean }) {
+  constructor(db: DatabaseSync, options: { writer: boolean; identity?: FileIdentity }) {
     this.#db = db;
     this.#writer = options.writer;
+    this.#identity = options.identity;
     this.#tip = this.#readTip();
   }
 
-  /** Runs `work` in one write transaction (a group commit); rolls back on error. */
+  /**
+   * Runs `work` in one write transaction (a group commit); rolls back on
+   * error and rethrows that error.
+   *
+   * @throws {StoreReplacedError} before anything is written when the store's
+   * file was deleted or replaced since it was opened.
+   */
   transaction<T>(work: () => T): T {
+    this.assertSameFile();
     this.#db.exec("BEGIN IMMEDIATE");
     try {
       const result = work();
       this.#db.exec("COMMIT");
       return result;
     } catch (error) {
-      this.#db.exec("ROLLBACK");
+      // SQLite rolls back by itself on some errors (a full disk): a second
+      // ROLLBACK would fail and hide the real error behind its own.
+      if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
       this.#tip = this.#readTip();
       // The tallies counted rows that are gone now.
       this.#tallies.clear();
       throw error;
     }
+  }
+
+  /**
+   * Checks that the store's path still names the file this writer opened.
+   *
+   * @throws {StoreReplacedError} when it was deleted or replaced.
+   */
+  assertSameFile(): void {
+    if (this.#identity !== undefined) assertSameFile(this.#identity);
   }
 
   /** Whether a frame with this id is already stored. */
@@ -302,13 +325,58 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
     db.exec("PRAGMA busy_timeout = 2000");
     return new Store(db, { writer: false });
   }
-  Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  createPrivateFile(path);
+  const identity = fileIdentity(path);
   const db = new DatabaseSync(path);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = FULL");
   db.exec("PRAGMA busy_timeout = 5000");
+  // Sorts and temporary tables stay in memory: no temp file outside the store's own paths.
+  db.exec("PRAGMA temp_store = MEMORY");
   db.exec(SCHEMA);
-  return new Store(db, { writer: true });
+  // SQLite gives -wal and -shm the store's mode; ones left by an older version are narrowed here.
+  for (const sibling of [`${path}-wal`, `${path}-shm`]) chmodIfPresent(sibling, 0o600);
+  return new Store(db, { writer: true, identity });
+}
+
+/**
+ * Creates the store file 0600 whatever the umask (its folder 0700 when it is
+ * missing), or narrows an existing one to 0600, before SQLite opens it: SQLite
+ * then gives its `-wal` and `-shm` files the same mode.
+ *
+ * @throws {TypeError} when the path is a symlink or not a regular file.
+ */
+function createPrivateFile(path: string): void {
+  try {
+    const info = Deno.lstatSync(path);
+    if (!info.isFile) {
+      throw new TypeError(`Cannot open the store: ${path} is a symlink or not a regular file`);
+    }
+    Deno.chmodSync(path, 0o600);
+    return;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  try {
+    Deno.writeFileSync(path, new Uint8Array(), { createNew: true, mode: 0o600 });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    // The folder is missing. The daemon, granted only the store's own paths,
+    // cannot make it (its launcher does); a tool with a wider grant can.
+    const folder = dirname(path);
+    Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    Deno.chmodSync(folder, 0o700);
+    Deno.writeFileSync(path, new Uint8Array(), { createNew: true, mode: 0o600 });
+  }
+  Deno.chmodSync(path, 0o600);
+}
+
+function chmodIfPresent(path: string, mode: number): void {
+  try {
+    Deno.chmodSync(path, mode);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
 }
 
 function toStoredRow(raw: RawRow): StoredRow {

@@ -6,8 +6,9 @@
  * @module
  */
 
-import { daemonRunArgs } from "../daemon/start.ts";
+import { daemonRunArgs, storeFolderRunArgs } from "../daemon/start.ts";
 import { openStore } from "../lib/store.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 import { DEFAULT_HOOK_SCRIPT, hookCommandWords } from "../lib/hook_command.ts";
 import type { HookEvent } from "../lib/kinds.ts";
 import { type Frame, FRAME_VERSION } from "../lib/frame.ts";
@@ -15,10 +16,10 @@ import { ROW_KINDS } from "../lib/kinds.ts";
 import type { StoredRow } from "../lib/rows.ts";
 
 /** The repository root. */
-export const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+export const ROOT = fileUrlToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 
-/** The shared fixtures folder (`../shared/claude-code/fixtures`). */
-export const FIXTURES = `${ROOT}/../shared/claude-code/fixtures`;
+/** The Claude Code payload fixtures (`tests/fixtures/claude-code`). */
+export const FIXTURES = `${ROOT}/tests/fixtures/claude-code`;
 
 /** A running test daemon and its paths. */
 export interface TestDaemon {
@@ -52,6 +53,11 @@ export interface StartTestDaemonOptions {
   env?: Record<string, string>;
   /** Extra `--allow-net` hosts (an OTLP receiver). */
   otlpHost?: string;
+  /**
+   * A command that runs the daemon (and the store folder step) for the test:
+   * its words, then deno's path and arguments follow (`["sh", "-c", 'umask 0 && exec "$@"', "sh"]`).
+   */
+  wrapper?: string[];
 }
 
 /** Starts a daemon in a temporary folder and waits until it listens. */
@@ -64,13 +70,23 @@ export async function startTestDaemon(options: StartTestDaemonOptions = {}): Pro
   let child = await spawnDaemon();
 
   async function spawnDaemon(): Promise<Deno.ChildProcess> {
-    const process = new Deno.Command(Deno.execPath(), {
-      args: daemonRunArgs({
-        socket,
-        traceDir,
-        db,
-        ...(options.otlpHost ? { otlpHost: options.otlpHost } : {}),
-      }),
+    // As `deno task start` does: the daemon may not make the store's folder itself.
+    const [program, ...wrapperArgs] = [...(options.wrapper ?? []), Deno.execPath()];
+    const folder = await new Deno.Command(program!, {
+      args: [...wrapperArgs, ...storeFolderRunArgs({ db })],
+      stdin: "null",
+    }).output();
+    if (folder.code !== 0) throw new Error(new TextDecoder().decode(folder.stderr));
+    const process = new Deno.Command(program!, {
+      args: [
+        ...wrapperArgs,
+        ...daemonRunArgs({
+          socket,
+          traceDir,
+          db,
+          ...(options.otlpHost ? { otlpHost: options.otlpHost } : {}),
+        }),
+      ],
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
@@ -168,6 +184,8 @@ export interface RunHookOptions {
   extraArgs?: string[];
   /** Permission flags instead of the ones `install` writes. */
   flags?: string[];
+  /** The hook's whole environment (Claude Code's `TRACEPARENT`, say); empty by default. */
+  env?: Record<string, string>;
 }
 
 /** Runs the hook as Claude Code does: the installed (bundled) script in a subprocess, the payload on stdin. */
@@ -198,6 +216,7 @@ export async function runHook(
     stdout: "piped",
     stderr: "piped",
     clearEnv: true,
+    env: options.env ?? {},
   }).spawn();
   const writer = child.stdin.getWriter();
   try {

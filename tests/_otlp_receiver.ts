@@ -45,6 +45,8 @@ export interface ReceivedSpan {
   statusCode: number;
   /** The resource's attributes (`service.name`, …). */
   resource: Record<string, unknown>;
+  /** The span's links: the linked span's ids and the link's attributes. */
+  links: { traceId: string; spanId: string; attributes: Record<string, unknown> }[];
 }
 
 /** One metric data point, attributes unwrapped. */
@@ -110,6 +112,7 @@ interface JsonSpan {
   endTimeUnixNano: string;
   attributes?: KeyValue[];
   status?: { code?: number };
+  links?: { traceId: string; spanId: string; attributes?: KeyValue[] }[];
 }
 
 /** Flattens an `ExportTraceServiceRequest` JSON body. */
@@ -135,6 +138,11 @@ export function parseTracesRequest(body: unknown): ReceivedSpan[] {
           attributes: flatten(span.attributes),
           statusCode: span.status?.code ?? 0,
           resource,
+          links: (span.links ?? []).map((link) => ({
+            traceId: link.traceId,
+            spanId: link.spanId,
+            attributes: flatten(link.attributes),
+          })),
         });
       }
     }

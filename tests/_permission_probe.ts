@@ -32,6 +32,22 @@ async function attempt(): Promise<void> {
     case "unix":
       (await Deno.connect({ transport: "unix", path: target })).close();
       return;
+    case "sqlite": {
+      // A writer as the daemon opens one (WAL, temp store in memory), with a sort and a
+      // temporary table large enough that SQLite would otherwise spill them to temp files.
+      const { openStore } = await import("../lib/store.ts");
+      openStore(target).close();
+      const { DatabaseSync } = await import("node:sqlite");
+      const db = new DatabaseSync(target);
+      db.exec("PRAGMA temp_store = MEMORY");
+      db.exec("PRAGMA cache_size = 16");
+      db.exec(
+        "CREATE TEMP TABLE t AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) SELECT i, hex(randomblob(64)) AS v FROM n",
+      );
+      db.prepare("SELECT v FROM t ORDER BY v").all();
+      db.close();
+      return;
+    }
     case "ffi":
       Deno.dlopen(target, {});
       return;
@@ -44,5 +60,8 @@ try {
   await attempt();
   console.log("granted");
 } catch (error) {
-  console.log(error instanceof Deno.errors.NotCapable ? "refused" : "granted");
+  if (error instanceof Deno.errors.NotCapable) console.log("refused");
+  // Past the permission check, a failed store still fails: the grants must let SQLite work.
+  else if (operation === "sqlite") console.log(`failed: ${(error as Error).message}`);
+  else console.log("granted");
 }

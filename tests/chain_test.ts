@@ -14,7 +14,7 @@ import { parseHookPayload } from "../lib/payload.ts";
 import { completePayload } from "../lib/rows.ts";
 import { stringifyJson } from "../lib/json.ts";
 
-const FIXTURES = new URL("../../shared/claude-code/fixtures/", import.meta.url);
+const FIXTURES = new URL("./fixtures/claude-code/", import.meta.url);
 
 interface ChainFixtureRow {
   fixture: string;

@@ -147,7 +147,12 @@ const BAD_BODIES: Array<[string, unknown, RegExp]> = [
   [
     "a fractional time",
     { ...FRAME, payload: { ...FRAME.payload, captured_at_ns: 1.5 } },
-    /captured_at_ns must be a non-negative integer/,
+    /captured_at_ns must be an integer from 0 to 2\^63 - 1/,
+  ],
+  [
+    "a time past what the store's INTEGER holds",
+    { ...FRAME, payload: { ...FRAME.payload, captured_at_ns: 9.3e18 } },
+    /captured_at_ns must be an integer from 0 to 2\^63 - 1/,
   ],
   [
     "a time as text",

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { parseHookPayload } from "../lib/payload.ts";
 
-const FIXTURES = new URL("../../shared/claude-code/fixtures/", import.meta.url);
+const FIXTURES = new URL("./fixtures/claude-code/", import.meta.url);
 
 async function load(name: string): Promise<Record<string, unknown>> {
   return JSON.parse(await Deno.readTextFile(new URL(`${name}.json`, FIXTURES)));
@@ -28,6 +28,49 @@ Deno.test("parseHookPayload() accepts every fixture with no unknown keys", async
     const parsed = parseHookPayload(await load(name), event);
     assert.equal(parsed.payload.hook_event_name, event);
     assert.deepEqual(parsed.unknownKeys, [], name);
+  }
+});
+
+/** Each fixture and the payload the pinned Claude Code CLI really sent for the same event and tool. */
+const RECORDED_AS: Array<[fixture: string, observed: string]> = [
+  ["user_prompt_submit", "user_prompt_submit"],
+  ["post_tool_use_bash", "post_tool_use_bash"],
+  ["post_tool_use_edit", "post_tool_use_edit"],
+  ["post_tool_use_mcp", "post_tool_use_mcp"],
+  ["post_tool_use_failure_bash", "post_tool_use_failure_bash"],
+  ["stop_with_last_assistant_message", "stop"],
+  ["stop_without_last_assistant_message", "stop"],
+];
+
+/** What a Stop from a Claude Code older than 2.1.47 lacks (the fixture of that shape). */
+const OLDER_STOP_LACKS = [
+  "prompt_id",
+  "effort",
+  "last_assistant_message",
+  "background_tasks",
+  "session_crons",
+];
+
+/** A value's shape: JSON type per key, one level into objects (tool_response, effort, …). */
+function shapeOf(value: Record<string, unknown>): string[] {
+  const typeOf = (v: unknown) => Array.isArray(v) ? "array" : v === null ? "null" : typeof v;
+  return Object.entries(value).flatMap(([key, v]) => [
+    `${key}: ${typeOf(v)}`,
+    ...(typeOf(v) === "object"
+      ? Object.entries(v as object).map(([inner, w]) => `${key}.${inner}: ${typeOf(w)}`)
+      : []),
+  ]).filter((line) => !/^tool_input\./.test(line));
+}
+
+Deno.test("every fixture has the fields, order and types the pinned Claude Code CLI sends", async () => {
+  for (const [name, observedName] of RECORDED_AS) {
+    const observed: Record<string, unknown> = JSON.parse(
+      await Deno.readTextFile(new URL(`./claude/observed/${observedName}.json`, import.meta.url)),
+    );
+    if (name === "stop_without_last_assistant_message") {
+      for (const key of OLDER_STOP_LACKS) delete observed[key];
+    }
+    assert.deepEqual(shapeOf(await load(name)), shapeOf(observed), name);
   }
 });
 
@@ -56,7 +99,7 @@ Deno.test("parseHookPayload() rejects wrong required fields with a TypeError nam
       /not a UUID/,
     ],
     ["a numeric prompt", { ...prompt, prompt: 1 }, "UserPromptSubmit", /prompt is not a string/],
-    ["the wrong event", prompt, "Stop", /hook_event_name is "UserPromptSubmit"/],
+    ["the wrong event", prompt, "Stop", /hook_event_name is not "Stop"/],
     ["tool_input a string", { ...tool, tool_input: "x" }, "PostToolUseFailure", /tool_input/],
     [
       "no error on failure",

@@ -13,7 +13,9 @@ import {
   hookPermissionFlags,
   installPermissionFlags,
   statusPermissionFlags,
+  storeFolderPermissionFlags,
 } from "../lib/permissions.ts";
+import { storeFolderRunArgs } from "../daemon/start.ts";
 import { fixture, ROOT, runHook } from "./_daemon.ts";
 
 const PROBE = `${ROOT}/tests/_permission_probe.ts`;
@@ -88,7 +90,11 @@ Deno.test("hookPermissionFlags() allow the trace dir and socket and refuse every
     ["read", `${ROOT}/deno.json`, "refused"],
     ["write", `${dir}/outside`, "refused"],
     ["write", "/tmp/cyberos-probe-outside", "refused"],
+    ["env", "TRACEPARENT", "granted"],
     ["env", "HOME", "refused"],
+    ["env", "PATH", "refused"],
+    ["env", "OTEL_EXPORTER_OTLP_ENDPOINT", "refused"],
+    ["env", "TRACESTATE", "refused"],
     ["run", "true", "refused"],
     ["tcp", `127.0.0.1:${(tcp.addr as Deno.NetAddr).port}`, "refused"],
     ["unix", `${dir}/other.sock`, "refused"],
@@ -123,20 +129,31 @@ Deno.test("hook: a narrowed flag set (no --allow-net) is refused the socket and 
   }
 });
 
-Deno.test("daemonPermissionFlags() allow the store, trace dir and socket and refuse everything else", async (t) => {
+Deno.test("daemonPermissionFlags() allow the store's own paths, trace dir and socket and refuse everything else", async (t) => {
   const dir = await Deno.makeTempDir({ dir: "/tmp" });
   const socket = `${dir}/capture.sock`;
   const traceDir = `${dir}/traces`;
   const db = `${dir}/store/capture.db`;
   await Deno.mkdir(`${dir}/store`);
+  await Deno.mkdir(`${db}.quarantine`);
+  await Deno.writeTextFile(`${dir}/store/notes.txt`, "x");
   const tcp = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (tcp.addr as Deno.NetAddr).port;
   const flags = daemonPermissionFlags({ socket, traceDir, db });
   const withOtlp = daemonPermissionFlags({ socket, traceDir, db, otlpHost: `127.0.0.1:${port}` });
   const plainCases: ProbeCase[] = [
-    ["write", `${dir}/store/capture.db-wal`, "granted"],
+    ["sqlite", db, "granted"],
+    ["write", `${db}-wal`, "granted"],
+    ["write", `${db}-journal`, "granted"],
+    ["write", `${db}.lock`, "granted"],
+    ["write", `${db}.signing.key`, "granted"],
+    ["write", `${db}.quarantine/x.frame`, "granted"],
     ["write", `${traceDir}/x`, "granted"],
     ["env", "OTEL_EXPORTER_OTLP_ENDPOINT", "granted"],
+    // The store's folder itself is not granted: only the store's own paths.
+    ["read", `${dir}/store/notes.txt`, "refused"],
+    ["write", `${dir}/store/other.db`, "refused"],
+    ["sqlite", `${dir}/store/other.db`, "refused"],
     ["read", "/etc/hostname", "refused"],
     ["write", `${dir}/outside`, "refused"],
     ["env", "HOME", "refused"],
@@ -152,6 +169,77 @@ Deno.test("daemonPermissionFlags() allow the store, trace dir and socket and ref
     await probeSteps(t, withOtlp, { cases: otlpCases, dir, label: "otlp" });
   } finally {
     tcp.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("daemonPermissionFlags(): a store straight in $HOME (CYBEROS_MEMORY_DB=~/c.db) opens nothing else of $HOME", async (t) => {
+  const home = await Deno.makeTempDir({ dir: "/tmp" });
+  await Deno.mkdir(`${home}/.ssh`);
+  await Deno.writeTextFile(`${home}/.ssh/id_ed25519`, "key");
+  await Deno.writeTextFile(`${home}/.bashrc`, "x");
+  const flags = daemonPermissionFlags({
+    socket: `${home}/s.sock`,
+    traceDir: `${home}/traces`,
+    db: `${home}/c.db`,
+  });
+  const cases: ProbeCase[] = [
+    ["sqlite", `${home}/c.db`, "granted"],
+    ["read", `${home}/.ssh/id_ed25519`, "refused"],
+    ["write", `${home}/.bashrc`, "refused"],
+    ["write", `${home}/c.db2`, "refused"],
+  ];
+  try {
+    await probeSteps(t, flags, { cases, dir: home });
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("storeFolderPermissionFlags() reach the store's folder only", async (t) => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  const flags = storeFolderPermissionFlags({ db: `${dir}/store/capture.db` });
+  const cases: ProbeCase[] = [
+    ["write", `${dir}/store/x`, "granted"],
+    ["write", `${dir}/x`, "refused"],
+    ["read", "/etc/hostname", "refused"],
+    ["env", "HOME", "refused"],
+    ["run", "true", "refused"],
+  ];
+  try {
+    await Deno.mkdir(`${dir}/store`);
+    await probeSteps(t, flags, { cases, dir });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("store_folder.ts makes a missing store folder 0700 under its own flags, and leaves an existing one", async () => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  try {
+    const db = `${dir}/a/b/capture.db`;
+    const run = () =>
+      new Deno.Command("sh", {
+        args: [
+          "-c",
+          'umask 000 && exec "$@"',
+          "sh",
+          Deno.execPath(),
+          ...storeFolderRunArgs({ db }),
+        ],
+      }).output();
+    assert.equal((await run()).code, 0);
+    assert.equal(Deno.statSync(`${dir}/a/b`).mode! & 0o777, 0o700);
+    assert.equal((await run()).code, 0);
+    await Deno.remove(`${dir}/a/b`);
+    await Deno.writeTextFile(`${dir}/a/b`, "");
+    const refused = await run();
+    assert.equal(refused.code, 1);
+    assert.match(
+      new TextDecoder().decode(refused.stderr),
+      /^cyberos-memory start: .*is not a folder/,
+    );
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });

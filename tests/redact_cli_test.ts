@@ -8,9 +8,10 @@
  */
 
 import assert from "node:assert/strict";
+import { fileUrlToPath } from "../lib/file_url.ts";
 import { formatScore, loadCorpus, runJsonlCommand, scoreOutputs } from "./redaction/score.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
+const ROOT = fileUrlToPath(new URL("..", import.meta.url));
 const AWS = "AKIAQ7RTX2M4ZK9WPL3N";
 
 async function runRedact(

@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { explainText, redactText, redactValue } from "../lib/redact/mod.ts";
+import { explainText, redactLines, redactText, redactValue } from "../lib/redact/mod.ts";
 import {
   applyFindings,
   INDEXED_MIN_CHARS,
@@ -175,19 +175,65 @@ Deno.test({
 });
 
 Deno.test({
-  name: "redactValue() redacts nested string values only and sums counts",
+  name: "redactValue() redacts nested string values and object keys and sums counts",
   permissions: "none",
   fn() {
     const value = { [AWS]: [AWS, { deep: `mail lan@mailbox.vn` }], n: 5, ok: true, none: null };
     const result = redactValue(value);
     assert.deepEqual(result.value, {
-      [AWS]: ["<AWS_KEY>", { deep: "mail <EMAIL>" }],
+      "<AWS_KEY>": ["<AWS_KEY>", { deep: "mail <EMAIL>" }],
       n: 5,
       ok: true,
       none: null,
     });
-    assert.equal(result.matchCount, 2);
-    assert.deepEqual(result.counts, { aws_access_key: 1, email: 1 });
+    assert.equal(result.matchCount, 3);
+    assert.deepEqual(result.counts, { aws_access_key: 2, email: 1 });
+  },
+});
+
+Deno.test({
+  name: "redactValue() replaces every string under a key that names a secret, at any depth",
+  permissions: "none",
+  fn() {
+    const value = {
+      headers: { "X-Api-Key": "plain-looking", Accept: "json" },
+      nested: [{ db: { PASSWORD: "Pw-OLPK8bDVGD77sfRg", port: 5432 } }],
+      credentials: { user: "ana", list: ["a", ""] },
+      note: "kept",
+    };
+    const result = redactValue(value);
+    assert.deepEqual(result.value, {
+      headers: { "X-Api-Key": "<SECRET>", Accept: "json" },
+      nested: [{ db: { PASSWORD: "<SECRET>", port: 5432 } }],
+      credentials: { user: "<SECRET>", list: ["<SECRET>", ""] },
+      note: "kept",
+    });
+    assert.deepEqual(result.counts, { secret_key_name: 4 });
+  },
+});
+
+Deno.test({
+  name: "redactValue() keeps a __proto__ key as a key and two keys redacted alike apart",
+  permissions: "none",
+  fn() {
+    const value = JSON.parse(`{"__proto__": {"x": 1}, "${AWS}": 1, "AKIAIOSFODNN7EXAMPLF": 2}`);
+    const result = redactValue(value) as { value: Record<string, unknown> };
+    assert.equal(Object.getPrototypeOf(result.value), Object.prototype);
+    assert.deepEqual(Object.keys(result.value).sort(), ["<AWS_KEY>", "<AWS_KEY>#2", "__proto__"]);
+  },
+});
+
+Deno.test({
+  name: "redactLines() redacts each text as its own line, in one pass or one per text",
+  permissions: "none",
+  fn() {
+    const texts = ["", "lan@mailbox.vn", "plain", AWS];
+    const result = redactLines(texts);
+    assert.deepEqual(result.texts, ["", "<EMAIL>", "plain", "<AWS_KEY>"]);
+    assert.deepEqual(result.counts, { email: 1, aws_access_key: 1 });
+    const withBreak = redactLines(["a\nlan@mailbox.vn", "x"]);
+    assert.deepEqual(withBreak.texts, ["a\n<EMAIL>", "x"]);
+    assert.deepEqual(redactLines([]).texts, []);
   },
 });
 

@@ -6,7 +6,9 @@
  * @module
  */
 
-const ROOT = new URL("..", import.meta.url).pathname;
+import { fileUrlToPath } from "../lib/file_url.ts";
+
+const ROOT = fileUrlToPath(new URL("..", import.meta.url));
 
 interface Step {
   name: string;

@@ -14,6 +14,7 @@
 
 import { applyFindings, scanText } from "./_engine.ts";
 import { RULES } from "./rules/mod.ts";
+import { isSecretKeyName } from "./secret_keys.ts";
 
 /**
  * The e-mail domains kept when the caller names none: the spec's
@@ -64,6 +65,46 @@ export function redactText(text: string, options: RedactOptions = {}): Redaction
   const counts: Record<string, number> = {};
   for (const f of findings) counts[f.metricLabel] = (counts[f.metricLabel] ?? 0) + 1;
   return { text: applyFindings(text, findings), matchCount: findings.length, counts };
+}
+
+/** What {@linkcode redactLines} returns. */
+export interface LinesRedactionResult {
+  /** Each text redacted, in the order given. */
+  texts: string[];
+  /** The true number of replaced spans over all texts. */
+  matchCount: number;
+  /** Replaced spans per rule id. */
+  counts: Record<string, number>;
+}
+
+/**
+ * Redacts many short texts (field values, object keys) as the lines of one
+ * text: each text is its own line, so no match runs from one into the next,
+ * and the engine's fixed cost per pass (a good part of a short text's time
+ * in the hook's cold process) is paid once. A text holding a line break, or
+ * a match that swallowed one, falls back to one pass per text.
+ */
+export function redactLines(
+  texts: readonly string[],
+  options: RedactOptions = {},
+): LinesRedactionResult {
+  if (texts.length === 0) return { texts: [], matchCount: 0, counts: {} };
+  if (!texts.some((text) => text.includes("\n"))) {
+    const joined = redactText(texts.join("\n"), options);
+    const lines = joined.text.split("\n");
+    if (lines.length === texts.length) {
+      return { texts: lines, matchCount: joined.matchCount, counts: joined.counts };
+    }
+  }
+  const counts: Record<string, number> = {};
+  let matchCount = 0;
+  const out = texts.map((text) => {
+    const result = redactText(text, options);
+    matchCount += result.matchCount;
+    for (const [id, n] of Object.entries(result.counts)) counts[id] = (counts[id] ?? 0) + n;
+    return result.text;
+  });
+  return { texts: out, matchCount, counts };
 }
 
 /** One replaced span, for reviewers. */
@@ -118,47 +159,105 @@ export function explainText(text: string, options: RedactOptions = {}): Explanat
 
 /** What {@linkcode redactValue} returns: the redacted copy and the summed counts. */
 export interface ValueRedactionResult {
-  /** A copy of the value with every string (not keys) redacted. */
+  /** A copy of the value with every string and every object key redacted. */
   value: unknown;
-  /** Replaced spans over all strings. */
+  /** Replaced spans over all strings and keys. */
   matchCount: number;
   /** Replaced spans per metric label. */
   counts: Record<string, number>;
 }
 
+/** Every distinct object key inside a value, redacted in one pass, and what that pass found. */
+function redactKeys(
+  value: object,
+  options: RedactOptions,
+): { byKey: Map<string, string>; matchCount: number; counts: Record<string, number> } {
+  const keys = new Set<string>();
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    const isArray = Array.isArray(node);
+    for (const [key, item] of Object.entries(node as Record<string, unknown>)) {
+      if (!isArray) keys.add(key);
+      if (item !== null && typeof item === "object") stack.push(item);
+    }
+  }
+  const list = [...keys];
+  const result = redactLines(list, options);
+  const byKey = new Map<string, string>();
+  list.forEach((key, i) => {
+    if (result.texts[i] !== key) byKey.set(key, result.texts[i]!);
+  });
+  return { byKey, matchCount: result.matchCount, counts: result.counts };
+}
+
+/** The rule id counted for a string replaced because its key names a secret. */
+export const SECRET_KEY_RULE_ID = "secret_key_name";
+
+/** What replaces a string whose key names a secret. */
+export const SECRET_KEY_PLACEHOLDER = "<SECRET>";
+
 /**
- * Redacts every string value inside a JSON value (objects, arrays, nested),
- * leaving keys, numbers, booleans and null alone. Iterative, so a value nested
+ * Redacts every string value and every object key inside a JSON value
+ * (objects, arrays, nested), leaving numbers, booleans and null alone. A key
+ * that names a secret ({@linkcode isSecretKeyName}) makes every non-empty
+ * string under it a secret, replaced whole. Iterative, so a value nested
  * 10,000 deep does not overflow the stack.
  */
 export function redactValue(value: unknown, options: RedactOptions = {}): ValueRedactionResult {
   const counts: Record<string, number> = {};
   let matchCount = 0;
-  const redactString = (text: string): string => {
+  const redactString = (text: string, secret: boolean): string => {
+    if (secret && text.length > 0) {
+      matchCount++;
+      counts[SECRET_KEY_RULE_ID] = (counts[SECRET_KEY_RULE_ID] ?? 0) + 1;
+      return SECRET_KEY_PLACEHOLDER;
+    }
     const result = redactText(text, options);
     if (result.matchCount === 0) return text;
     matchCount += result.matchCount;
     for (const [id, n] of Object.entries(result.counts)) counts[id] = (counts[id] ?? 0) + n;
     return result.text;
   };
-  if (typeof value === "string") return { value: redactString(value), matchCount, counts };
+  if (typeof value === "string") return { value: redactString(value, false), matchCount, counts };
   if (value === null || typeof value !== "object") return { value, matchCount, counts };
+  const redactedKeys = redactKeys(value, options);
+  matchCount += redactedKeys.matchCount;
+  for (const [id, n] of Object.entries(redactedKeys.counts)) counts[id] = (counts[id] ?? 0) + n;
   const root: unknown = Array.isArray(value) ? [] : {};
-  const stack: Array<[source: unknown, target: unknown]> = [[value, root]];
+  const stack: Array<[source: unknown, target: unknown, secret: boolean]> = [[value, root, false]];
   while (stack.length > 0) {
-    const [source, target] = stack.pop()!;
-    const entries = Array.isArray(source)
-      ? source.map((item, index) => [index, item] as const)
-      : Object.entries(source as Record<string, unknown>);
-    for (const [key, item] of entries) {
-      let copy: unknown = item;
-      if (typeof item === "string") copy = redactString(item);
-      else if (item !== null && typeof item === "object") {
-        copy = Array.isArray(item) ? [] : {};
-        stack.push([item, copy]);
+    const [source, target, underSecret] = stack.pop()!;
+    if (Array.isArray(source)) {
+      const out = target as unknown[];
+      for (let index = 0; index < source.length; index++) {
+        out[index] = copyOf(source[index], underSecret);
       }
-      (target as Record<string | number, unknown>)[key] = copy;
+      continue;
+    }
+    const out = target as Record<string, unknown>;
+    for (const [key, item] of Object.entries(source as Record<string, unknown>)) {
+      const secret = underSecret || isSecretKeyName(key);
+      const redactedKey = redactedKeys.byKey.get(key) ?? key;
+      let name = redactedKey;
+      // Two keys redacted alike must not overwrite each other.
+      for (let n = 2; Object.hasOwn(out, name); n++) name = `${redactedKey}#${n}`;
+      // Defined, not assigned: a "__proto__" key must stay a key, not become the prototype.
+      Object.defineProperty(out, name, {
+        value: copyOf(item, secret),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
   }
   return { value: root, matchCount, counts };
+
+  function copyOf(item: unknown, secret: boolean): unknown {
+    if (typeof item === "string") return redactString(item, secret);
+    if (item === null || typeof item !== "object") return item;
+    const copy = Array.isArray(item) ? [] : {};
+    stack.push([item, copy, secret]);
+    return copy;
+  }
 }

@@ -6,11 +6,16 @@
  * @module
  */
 
+import { fileUrlToPath } from "../../lib/file_url.ts";
+
 /** The Claude Code version the tests pin (keep in step with `install_cli.sh`). */
 export const CLAUDE_CODE_VERSION = "2.1.328";
 
 /** The repository root. */
-export const REPO_ROOT: string = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+export const REPO_ROOT: string = fileUrlToPath(new URL("../..", import.meta.url)).replace(
+  /\/$/,
+  "",
+);
 
 /**
  * The path of the `claude` executable: `$CLAUDE_CODE_BIN`, or the one `install_cli.sh` put under
@@ -299,7 +304,7 @@ export const MCP_SERVER_NAME = "probe";
  */
 export async function writeMcpConfig(project: TempProject): Promise<string> {
   const path = `${project.root}/mcp.json`;
-  const server = new URL("./mcp_server.ts", import.meta.url).pathname;
+  const server = fileUrlToPath(new URL("./mcp_server.ts", import.meta.url));
   const config = {
     mcpServers: {
       [MCP_SERVER_NAME]: { type: "stdio", command: Deno.execPath(), args: ["run", "-q", server] },

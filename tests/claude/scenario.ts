@@ -74,6 +74,16 @@ export interface ScenarioOptions {
    * @default 15_000
    */
   rowsTimeoutMs?: number;
+  /**
+   * Extra environment for every `claude -p` run (its own telemetry, say).
+   * @default {}
+   */
+  claudeEnv?: Record<string, string>;
+  /**
+   * Extra environment for the daemon, and the OTLP host it may reach.
+   * @default {}
+   */
+  daemon?: { env: Record<string, string>; otlpHost: string };
 }
 
 /** What a scenario produced. */
@@ -228,12 +238,13 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     readBack = [],
     mcp = false,
     rowsTimeoutMs = 15_000,
+    claudeEnv = {},
   } = options;
   const server = await startModelServer();
   let daemon: TestDaemon | undefined;
   let project: TempProject | undefined;
   try {
-    daemon = await startTestDaemon();
+    daemon = await startTestDaemon(options.daemon ?? {});
     project = await createTempProject({ files });
     const recordings = `${project.root}/payloads`;
     await Deno.mkdir(recordings);
@@ -254,6 +265,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
           ...(turn.resume !== undefined ? { resume: turn.resume } : {}),
           ...(turn.allowedTools !== undefined ? { allowedTools: turn.allowedTools } : {}),
           ...(mcpConfig !== undefined ? { mcpConfig } : {}),
+          env: claudeEnv,
         }),
       );
     }

@@ -9,6 +9,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { textSecretNameProblem } from "../secret_keys.ts";
 import {
   hasDigitAndLetter,
   isNameChar,
@@ -25,17 +26,7 @@ function nameSaysSecret(c: Candidate): string | undefined {
   return secretNameProblem(c.groups["name"] ?? "");
 }
 
-const secretNameProblem = remembered((name) => {
-  const saysSecret =
-    /api.?key|apikey|secret|token|access.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key$/i;
-  // `appKey`, `signingKey`: a camelCase name ending in Key (case matters here).
-  const camelKey = /[a-z]Key$/;
-  const saysPublic =
-    /(?:^|[^a-z])(?:id|ids|hash|sha|digest|checksum|public|publishable|pub|path|file|url|uri|name|type|length|len|max|min|count|limit|expires?|expiry|ttl|version|format|prefix|header|field|label|endpoint|host|region|bucket|index|cache|idempotency|sort|partition|primary|foreign|lookup|usage|fingerprint|kid|pubkey|domain|timeout|samesite|age|duration|storage|store)(?:[^a-z]|$)|[a-z]Id$|Hash$/i;
-  if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;
-  if (saysPublic.test(name)) return `name ${name} says not a secret`;
-  return undefined;
-});
+const secretNameProblem = remembered(textSecretNameProblem);
 
 function notPlainUuid(c: Candidate): string | undefined {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -9,6 +9,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { textPasswordNameProblem } from "../secret_keys.ts";
 import {
   charClasses,
   inWordList,
@@ -27,17 +28,7 @@ function nameSaysPassword(c: Candidate): string | undefined {
   return passwordNameProblem(c.groups["name"] ?? "");
 }
 
-const passwordNameProblem = remembered((name) => {
-  const saysPassword =
-    /passw(?:or)?d|passwrd|pas+word|paswd|pswd|passphrase|pwd|(?:^|[^a-z])pass(?:[^a-z]|$)|[a-z]Pass(?:[^a-z]|$)/;
-  const saysNotTheValue =
-    /hash|salt|length|(?:^|[^a-z])(?:len|min|max)(?:[^a-z]|$)|policy|reset|url|uri|file|path|field|label|prompt|hint|placeholder|type|regex|pattern|strength|expir|rule|changed|updated|required|enabled|mode|manager|input|form|column|error|message|text|title|digest|encrypted|bcrypt|protected|less|through|rate|count|port|user(?:name)?$/i;
-  if (!saysPassword.test(name) && !saysPassword.test(name.toLowerCase())) {
-    return `name ${name} does not say password`;
-  }
-  if (saysNotTheValue.test(name)) return `name ${name} is not the password itself`;
-  return undefined;
-});
+const passwordNameProblem = remembered(textPasswordNameProblem);
 
 /** Quoted values need no shape beyond "not a placeholder, no spaces"; bare words must look typed. */
 function valueLooksSet(c: Candidate): string | undefined {

@@ -1,0 +1,130 @@
+/**
+ * Key names that say their value is a secret (`password`, `apiKey`,
+ * `X-Auth-Token`, `client_secret`, …). Inside structured data (a tool's JSON
+ * arguments) such a key makes every string under it a secret, whatever the
+ * value looks like: `{"password": "hunter2"}` has nothing a text rule could
+ * recognise. Pure and import-free: the hook runs it on its hot path.
+ *
+ * The text rules (`rules/generic_key.ts`, `rules/password.ts`) read their
+ * key names here too ({@linkcode textSecretNameProblem},
+ * {@linkcode textPasswordNameProblem}), so every fact about key names lives
+ * in this one file.
+ *
+ * @module
+ */
+
+/** Words that name a secret on their own, in any position of a key (`db_password`). */
+const SECRET_WORDS = new Set([
+  "password",
+  "passwd",
+  "passphrase",
+  "pwd",
+  // Misspellings people type as key names.
+  "passwrd",
+  "pasword",
+  "paswd",
+  "pswd",
+  "secret",
+  "secrets",
+  "token",
+  "auth",
+  "authorization",
+  "oauth",
+  "cookie",
+  "cookies",
+  "session",
+  "credential",
+  "credentials",
+  "creds",
+  "apikey",
+  "accesskey",
+  "privatekey",
+  "secretkey",
+  "clientsecret",
+  "bearer",
+  "jwt",
+]);
+
+/** Two adjacent words that name a secret together (`api_key`, `accessKey`). */
+const SECRET_PAIRS = new Set([
+  "api key",
+  "access key",
+  "private key",
+  "secret key",
+  "signing key",
+  "encryption key",
+  "master key",
+  "client secret",
+  "pass phrase",
+]);
+
+/** A cheap first look: a key holding none of these stems cannot match. */
+const STEMS = /pass|pasw|pswd|pwd|secret|token|auth|cookie|session|cred|key|bearer|jwt/i;
+
+/** Splits `apiKey`, `API-KEY`, `x_auth.token`, `HTTPCookie` into lowercase words. */
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0);
+}
+
+/**
+ * Whether an object key names a secret, in any case and separator style
+ * (`apiKey`, `API-KEY`, `api_key`, `x-api-key`, `DB_PASSWORD`).
+ *
+ * @example
+ * ```ts
+ * isSecretKeyName("clientSecret"); // true
+ * isSecretKeyName("author"); // false
+ * ```
+ */
+export function isSecretKeyName(name: string): boolean {
+  if (!STEMS.test(name)) return false;
+  const parts = words(name);
+  for (let i = 0; i < parts.length; i++) {
+    if (SECRET_WORDS.has(parts[i]!)) return true;
+    if (i > 0 && SECRET_PAIRS.has(`${parts[i - 1]} ${parts[i]}`)) return true;
+  }
+  return false;
+}
+
+/**
+ * Why a name in text (`NAME=…`, `name: …`, `--name …`) does not say its
+ * value is a secret, or `undefined` when it does. Looser than
+ * {@linkcode isSecretKeyName}: a part of a word counts (`DBSECRET`,
+ * `authkey`, `appKey`, a name ending in `key`), since the text rules also
+ * want the value to look like a secret; a name that says its value is
+ * public or not the secret itself (`…_id`, `hash`, `public_key`,
+ * `max_tokens`, `session_timeout`) does not.
+ */
+export function textSecretNameProblem(name: string): string | undefined {
+  const saysSecret =
+    /api.?key|apikey|secret|token|access.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key$/i;
+  // `appKey`, `signingKey`: a camelCase name ending in Key (case matters here).
+  const camelKey = /[a-z]Key$/;
+  const saysPublic =
+    /(?:^|[^a-z])(?:id|ids|hash|sha|digest|checksum|public|publishable|pub|path|file|url|uri|name|type|length|len|max|min|count|limit|expires?|expiry|ttl|version|format|prefix|header|field|label|endpoint|host|region|bucket|index|cache|idempotency|sort|partition|primary|foreign|lookup|usage|fingerprint|kid|pubkey|domain|timeout|samesite|age|duration|storage|store)(?:[^a-z]|$)|[a-z]Id$|Hash$/i;
+  if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;
+  if (saysPublic.test(name)) return `name ${name} says not a secret`;
+  return undefined;
+}
+
+/**
+ * Why a name in text does not say its value is a password, or `undefined`
+ * when it does (`DB_PASS`, `passwd`, `passwrd`, `dbPass`); names of things
+ * about a password (`password_hash`, `password_min_length`, `user`) do not.
+ */
+export function textPasswordNameProblem(name: string): string | undefined {
+  const saysPassword =
+    /passw(?:or)?d|passwrd|pas+word|paswd|pswd|passphrase|pwd|(?:^|[^a-z])pass(?:[^a-z]|$)|[a-z]Pass(?:[^a-z]|$)/;
+  const saysNotTheValue =
+    /hash|salt|length|(?:^|[^a-z])(?:len|min|max)(?:[^a-z]|$)|policy|reset|url|uri|file|path|field|label|prompt|hint|placeholder|type|regex|pattern|strength|expir|rule|changed|updated|required|enabled|mode|manager|input|form|column|error|message|text|title|digest|encrypted|bcrypt|protected|less|through|rate|count|port|user(?:name)?$/i;
+  if (!saysPassword.test(name) && !saysPassword.test(name.toLowerCase())) {
+    return `name ${name} does not say password`;
+  }
+  if (saysNotTheValue.test(name)) return `name ${name} is not the password itself`;
+  return undefined;
+}

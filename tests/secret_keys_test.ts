@@ -1,0 +1,120 @@
+/**
+ * `isSecretKeyName()`: key names that make their value a secret, in every
+ * case and separator style, and the near misses that must stay plain.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import {
+  isSecretKeyName,
+  textPasswordNameProblem,
+  textSecretNameProblem,
+} from "../lib/redact/secret_keys.ts";
+
+const SECRET = [
+  "password",
+  "Password",
+  "PASSWORD",
+  "db_password",
+  "dbPassword",
+  "passwd",
+  "pwd",
+  "passwrd",
+  "DB_PASWORD",
+  "paswd",
+  "passphrase",
+  "secret",
+  "client_secret",
+  "clientSecret",
+  "CLIENT-SECRET",
+  "token",
+  "access_token",
+  "accessToken",
+  "X-Auth-Token",
+  "api_key",
+  "apiKey",
+  "API-KEY",
+  "APIKEY",
+  "apikey",
+  "x-api-key",
+  "access_key",
+  "AccessKey",
+  "aws_secret_access_key",
+  "private_key",
+  "privateKeyPem",
+  "credentials",
+  "creds",
+  "auth",
+  "Authorization",
+  "proxy-authorization",
+  "cookie",
+  "Set-Cookie",
+  "session",
+  "sessionToken",
+  "bearer",
+];
+
+const PLAIN = [
+  "command",
+  "description",
+  "file_path",
+  "old_string",
+  "author",
+  "authors",
+  "keyboard",
+  "key",
+  "monkey",
+  "passenger",
+  "tokens",
+  "max_tokens",
+  "compass",
+  "timeout",
+  "pattern",
+  "",
+];
+
+Deno.test({
+  name: "isSecretKeyName() accepts secret key names in any case and separator style",
+  permissions: "none",
+  fn() {
+    for (const name of SECRET) assert.equal(isSecretKeyName(name), true, name);
+  },
+});
+
+Deno.test({
+  name: "isSecretKeyName() refuses names that only contain a secret word's letters",
+  permissions: "none",
+  fn() {
+    for (const name of PLAIN) assert.equal(isSecretKeyName(name), false, name);
+  },
+});
+
+Deno.test({
+  name: "textSecretNameProblem() takes parts of words and names ending in key, not public names",
+  permissions: "none",
+  fn() {
+    for (const name of ["DBSECRET", "authkey", "appKey", "license_key", "creds", "authorization"]) {
+      assert.equal(textSecretNameProblem(name), undefined, name);
+    }
+    for (
+      const name of ["author", "public_key", "max_tokens", "session_timeout", "key_id", "monkey"]
+    ) {
+      assert.notEqual(textSecretNameProblem(name), undefined, name);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "textPasswordNameProblem() takes password names and misspellings, not names about passwords",
+  permissions: "none",
+  fn() {
+    for (const name of ["DB_PASS", "passwd", "passwrd", "DB_PASWORD", "dbPass", "pwd"]) {
+      assert.equal(textPasswordNameProblem(name), undefined, name);
+    }
+    for (const name of ["password_hash", "password_min_length", "bypass", "compass", "user"]) {
+      assert.notEqual(textPasswordNameProblem(name), undefined, name);
+    }
+  },
+});
