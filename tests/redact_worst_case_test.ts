@@ -3,8 +3,9 @@
  * repeated, each alone and all mixed, stays linear. In-process every prefix
  * is timed against prose of the same size; the mix, `"Authorization: Basic "`
  * and the slowest prefixes go through the installed hook at 16 MiB, which
- * must exit 0 and store its row within 2 s (or, on a loaded machine, within
- * 3× the time of prose of the same size through the same hook).
+ * must exit 0 within 2 s (or, on a loaded machine, within 3× the time of
+ * prose of the same size through the same hook), and its row must be stored
+ * (sent, or spooled and drained when the daemon was slow to read).
  *
  * @module
  */
@@ -99,9 +100,11 @@ Deno.test({
         const run = await runHook(daemon, "userpromptsubmit", promptPayload(unit!));
         console.log(`${name}: ${run.ms.toFixed(0)} ms (prose ${prose.ms.toFixed(0)} ms)`);
         assert.equal(run.code, 0, `${name}: exit ${run.code}`);
-        assert.equal(run.stderr, "", `${name}: ${run.stderr}`);
+        // A daemon slow to read 16 MiB makes the hook spool the frame (its WARN
+        // says so); the daemon's next drain stores it, so the row is not lost.
+        assert.match(run.stderr, /^(?:|cyberos-memory hook: WARN emit_timeout: .*\n)$/, name);
         assert.ok(run.ms < budget, `${name}: ${run.ms.toFixed(0)} ms ≥ ${budget.toFixed(0)} ms`);
-        await waitForRows(daemon.db, index + 2, { timeoutMs: 30_000 });
+        await waitForRows(daemon.db, index + 2, { timeoutMs: 60_000 });
       }
       assert.equal(readRows(daemon.db).length, units.length + 1);
     } finally {

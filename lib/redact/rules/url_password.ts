@@ -76,7 +76,7 @@ export const urlTokenUser: Rule = {
   id: "url_token_user",
   description:
     "Token as the user part of URL credentials (https://TOKEN:x-oauth-basic@host, https://TOKEN@host)",
-  placeholder: "<TOKEN>",
+  placeholder: "<URL_TOKEN>",
   keywords: ["x-oauth-basic", "://"],
   precheck: (facts) => facts.text.includes("@"),
   pattern: () =>
