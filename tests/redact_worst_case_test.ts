@@ -3,7 +3,7 @@
  * repeated, each alone and all mixed, stays linear. In-process every prefix
  * is timed against prose of the same size; the mix, `"Authorization: Basic "`
  * and the slowest prefixes go through the installed hook at 16 MiB, which
- * must exit 0 within 2 s (or, on a loaded machine, within 3× the time of
+ * must exit 0 within 2 s (or, on a loaded machine, within 6× the time of
  * prose of the same size through the same hook), and its row must be stored
  * (sent, or spooled and drained when the daemon was slow to read).
  *
@@ -20,8 +20,14 @@ const MIB = 1024 * KIB;
 const PROSE =
   "The checkout service times out when the cart has more than 40 items; the trace shows the " +
   "pricing call retried 3 times at 2025-11-30T10:42:17Z (order 88213, PR #4521).\n";
-/** How much slower than prose one prefix repeated may be. */
+/** How much slower than prose one prefix repeated may be, in-process. */
 const MAX_RATIO = 40;
+/**
+ * On a loaded machine, how much slower than 16 MiB of prose through the hook
+ * a 16 MiB adversarial prompt may be (unloaded: prose 0.33 s, the mix 1.7 s,
+ * all under 2 s; a quadratic rule is 10× to 100×).
+ */
+const PROSE_RATIO = 6;
 
 function medianMs(text: string, runs: number): number {
   const times: number[] = [];
@@ -90,7 +96,7 @@ Deno.test({
       const prose = await runHook(daemon, "userpromptsubmit", promptPayload(PROSE));
       assert.equal(prose.code, 0, prose.stderr);
       await waitForRows(daemon.db, 1, { timeoutMs: 30_000 });
-      const budget = Math.max(2000, 3 * prose.ms);
+      const budget = Math.max(2000, PROSE_RATIO * prose.ms);
       const units = [
         ["mix of every rule's prefixes", rulePrefixes().join(" ")],
         ["Authorization: Basic", "Authorization: Basic "],
