@@ -10,8 +10,10 @@
 import assert from "node:assert/strict";
 import { explainText, redactLines, redactText, redactValue } from "../lib/redact/mod.ts";
 import {
+  ANCHORED_MIN_CHARS,
   applyFindings,
   INDEXED_MIN_CHARS,
+  keywordAnchor,
   keywordsIn,
   type Rule,
   scanText,
@@ -400,6 +402,27 @@ Deno.test({
 });
 
 Deno.test({
+  name: "keywordAnchor() is a part of the keyword from its rarest character on, two to six long",
+  permissions: "none",
+  fn() {
+    assert.equal(keywordAnchor(" -p"), "-p");
+    assert.equal(keywordAnchor("sk-ant-"), "-ant-");
+    assert.equal(keywordAnchor("authorization"), "zation");
+    assert.equal(keywordAnchor("mật khẩu"), "ật khẩ");
+    assert.equal(keywordAnchor("@"), "@");
+    assert.equal(keywordAnchor("xo"), "xo");
+    assert.equal(keywordAnchor("national"), "nation");
+    assert.equal(keywordAnchor("hooks.slack.com"), "ks.sla");
+    for (const keyword of RULES.flatMap((rule) => rule.keywords)) {
+      const anchor = keywordAnchor(keyword);
+      assert.ok(keyword.includes(anchor), `${keyword} → ${anchor}`);
+      assert.ok(anchor.length >= Math.min(2, keyword.length), `${keyword} → ${anchor}`);
+      assert.ok(anchor.length <= 6, `${keyword} → ${anchor}`);
+    }
+  },
+});
+
+Deno.test({
   name: "keywordsIn() finds exactly the keywords that occur, in one pass",
   permissions: "none",
   fn() {
@@ -438,8 +461,8 @@ Deno.test({
       falsePositives: [],
     });
     const rules = [rule("later", false), rule("first", true)];
-    // Short texts look each keyword up, long ones find them all in one pass.
-    for (const pad of ["", " ".repeat(INDEXED_MIN_CHARS)]) {
+    // Short texts look each keyword up, longer ones by its anchor first, very long ones all in one pass.
+    for (const pad of ["", " ".repeat(ANCHORED_MIN_CHARS), " ".repeat(INDEXED_MIN_CHARS)]) {
       asked.length = 0;
       // A part of the keyword ("-ant-") is there, the keyword is not: neither rule runs.
       assert.deepEqual(scanText(`an x-ant- here${pad}`, rules).findings, []);
