@@ -11,14 +11,6 @@ import type { Candidate, Rule } from "../_engine.ts";
 import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
 import { token } from "./_token.ts";
 
-/** Whether a text has a `.` followed, seven characters on, by another. */
-function mayHoldDottedTriple(text: string): boolean {
-  for (let at = text.indexOf("."); at >= 0; at = text.indexOf(".", at + 1)) {
-    if (text.charCodeAt(at + 7) === 46) return true;
-  }
-  return false;
-}
-
 /** Rejects a Discord-shaped token whose parts are words, not base64 (`Foo.bar.baz`). */
 function discordParts(c: Candidate): string | undefined {
   const [id = "", , hmac = ""] = c.secret.split(".");
@@ -34,7 +26,10 @@ export const discordBotToken: Rule = token({
   description: "Discord bot token (base64 user id . timestamp . HMAC)",
   placeholder: "<DISCORD_TOKEN>",
   keywords: [],
-  precheck: (facts) => mayHoldDottedTriple(facts.text),
+  // What the middle part needs: a `.`, six characters, a `.`. A pattern, not a
+  // loop: a cold process runs a pattern natively but interprets a loop over
+  // every dot of a long text (1 MB of prose: 7 ms).
+  precheck: (facts) => /\.[\w-]{6}\./.test(facts.text),
   pattern: () =>
     /(?<=(?<![\w.-])(?<head>[MNO][A-Za-z0-9_-]{23,27}))\.[\w-]{6}\.[\w-]{27,40}(?![\w.-])/dg,
   secretFrom: "head",
