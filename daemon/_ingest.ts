@@ -205,7 +205,8 @@ export class Ingest {
 
   #appendBatch(batch: QueuedFrame[], committed: QueuedFrame[], settled: QueuedFrame[]): void {
     for (const item of batch) {
-      if (this.#store.hasFrame(item.frame.id)) {
+      const state = this.#store.frameState(item.frame);
+      if (state === "stored") {
         settled.push(item);
         continue;
       }
@@ -219,8 +220,16 @@ export class Ingest {
         if (!isFrameFault(error)) throw error;
         throw new FrameFault(item, { reason: "bad_row", cause: error });
       }
+      // Kept, under an id of its own, since the column is unique.
+      const frameId = state === "taken" ? `${item.frame.id}:taken:${Date.now()}` : item.frame.id;
+      if (state === "taken") {
+        log(
+          "WARN",
+          `frame_id_taken: another row carries frame id ${item.frame.id}; stored as ${frameId}`,
+        );
+      }
       try {
-        this.#store.append({ frameId: item.frame.id, kind: item.frame.kind, payload });
+        this.#store.append({ frameId, kind: item.frame.kind, payload });
       } catch (error) {
         if (!isFrameFault(error)) throw error;
         throw new FrameFault(item, { reason: "store_refused", cause: error });

@@ -15,6 +15,7 @@ import { decodeFrameBody, FrameDecoder, type FrameError } from "../lib/frame.ts"
 import { spoolDir } from "../lib/paths.ts";
 import { openStore, type Store } from "../lib/store.ts";
 import { prepareTraceDir } from "../lib/trace_id.ts";
+import { startCheckpoints } from "./_checkpoints.ts";
 import { Ingest } from "./_ingest.ts";
 import { Quarantine, quarantineDirOf } from "./_quarantine.ts";
 import { debug, log, setDebug } from "./_log.ts";
@@ -167,6 +168,7 @@ async function main(): Promise<void> {
     log("WARN", `trace_dir_untrusted: ${args.traceDir} ${distrust}; its spool is not drained`);
   }
   const telemetry = await loadTelemetry();
+  const checkpoints = await startCheckpoints(store, { db: args.db, uid: Deno.uid() ?? -1 });
   const spool = spoolDir(args.traceDir);
   const quarantine = new Quarantine(quarantineDirOf(args.db), { telemetry });
   const ingest = new Ingest(store, {
@@ -230,7 +232,10 @@ async function main(): Promise<void> {
     let code = options.failed ? 1 : 0;
     try {
       // After a store error nothing more is committed: the spool keeps the frames.
-      if (!options.failed) ingest.flush();
+      if (!options.failed) {
+        ingest.flush();
+        await checkpoints?.close();
+      }
       store.close();
     } catch (error) {
       log(

@@ -6,7 +6,8 @@
  * install/main.ts uninstall <project> [--user]
  * install/main.ts status <project> [--user]
  * install/main.ts tail [-n N] [--session ID] [--json]
- * install/main.ts verify
+ * install/main.ts verify [--checkpoint FILE] [--vkey VKEY] | verify --proof FILE [--vkey VKEY]
+ * install/main.ts checkpoint | key | prove SEQ | prove --from OLD_CHECKPOINT_FILE
  * ```
  *
  * A relative `<project>` is taken from where `deno task` was started
@@ -21,14 +22,15 @@
  * | --- | --- | --- | --- |
  * | install, uninstall | set `installer` starts `install/start.ts`, which runs this file with `installPermissionFlags` | launcher: read, env (paths), `run=deno`; editor: read the project and its `.claude`, write only that `.claude` folder (or `~/.claude`), env: the path variables | the folder depends on the command line and `$HOME`, which a named set cannot spell; writes go only through `writeSettingsAtomic` |
  * | status | the same launcher, with `statusPermissionFlags` | read anywhere, env (paths), read + write + `net=unix:` on the configured socket only | it checks that the binary and script a settings file names exist, reads the store read-only, asks the daemon whether it answers; nothing else reachable, so nothing read can leave the machine |
- * | tail, verify | set `reader` | read anywhere, env (paths) | the store can be anywhere `CYBEROS_MEMORY_DB`, `$XDG_DATA_HOME` or `$HOME` put it |
+ * | tail, verify, checkpoint, key, prove | set `reader` | read anywhere, env (paths) | the store can be anywhere `CYBEROS_MEMORY_DB`, `$XDG_DATA_HOME` or `$HOME` put it |
  *
  * @module
  */
 
 import { UserError } from "./_files.ts";
 
-const USAGE = "usage: install/main.ts install|uninstall|status|tail|verify [arguments]";
+const USAGE =
+  "usage: install/main.ts install|uninstall|status|tail|verify|checkpoint|key|prove [arguments]";
 
 /** Runs one sub-command with its arguments; returns the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -58,7 +60,19 @@ export async function main(argv: readonly string[]): Promise<number> {
       }
       case "verify": {
         const { runVerify } = await import("./verify.ts");
-        return runVerify([...args]);
+        return await runVerify([...args]);
+      }
+      case "checkpoint": {
+        const { runCheckpoint } = await import("./checkpoint.ts");
+        return await runCheckpoint([...args]);
+      }
+      case "key": {
+        const { runKey } = await import("./checkpoint.ts");
+        return await runKey([...args]);
+      }
+      case "prove": {
+        const { runProve } = await import("./checkpoint.ts");
+        return await runProve([...args]);
       }
       default:
         console.error(`cyberos-memory: unknown command "${command ?? ""}"; ${USAGE}`);

@@ -165,3 +165,95 @@ export function statusPermissionFlags(paths: { socket: string }): string[] {
     `--allow-env=${INSTALL_ENV_VARS.join(",")}`,
   ];
 }
+
+/** What `coverage` reads. */
+export interface CoveragePermissionPaths {
+  /** The store; its `-wal` and `-shm` files are granted beside it. */
+  db: string;
+  /** Claude Code's projects folder, where the transcripts are. */
+  projectsDir: string;
+  /** The environment variables that locate both. */
+  envVars: readonly string[];
+}
+
+/**
+ * The flags of `coverage`: read the store (with its `-wal` and `-shm`) and
+ * Claude Code's projects folder, and the variables that locate them. No
+ * write, network, run or other read: transcripts hold every tool's input and
+ * output, and nothing read may leave.
+ */
+export function coveragePermissionFlags(paths: CoveragePermissionPaths): string[] {
+  const { db, projectsDir, envVars } = paths;
+  assertFlagPath(db, "store");
+  assertFlagPath(projectsDir, "Claude Code projects folder");
+  return [
+    "--no-prompt",
+    `--allow-read=${db},${db}-wal,${db}-shm,${projectsDir}`,
+    `--allow-env=${envVars.join(",")}`,
+  ];
+}
+
+/**
+ * The variables the PostgreSQL driver (`npm:postgres`) reads even when every
+ * connection option is given (see `team/_connect.ts`).
+ */
+export const POSTGRES_DRIVER_ENV_VARS = [
+  "PGAPPNAME",
+  "PGPASSWORD",
+  "PGTARGETSESSIONATTRS",
+] as const;
+
+/** The variable `team ship` takes its URL from. */
+export const TEAM_URL_ENV_VAR = "CYBEROS_MEMORY_TEAM_URL";
+
+/** What a `team` sub-command may reach. */
+export interface TeamPermissionPaths {
+  /** `host:port` of the team store; none when the command line names no usable URL. */
+  net?: string;
+  /** The store `ship` reads (with its `-wal` and `-shm` files); none for the others. */
+  db?: string;
+}
+
+/**
+ * The flags of `team`: the network to the team store's one `host:port` and
+ * the driver's variables; `ship` also reads the store and its URL variable.
+ * No write, no run, no other read or network.
+ */
+export function teamPermissionFlags(paths: TeamPermissionPaths): string[] {
+  const { net, db } = paths;
+  if (db !== undefined) assertFlagPath(db, "store");
+  const env = db === undefined
+    ? [...POSTGRES_DRIVER_ENV_VARS]
+    : [TEAM_URL_ENV_VAR, ...POSTGRES_DRIVER_ENV_VARS];
+  return [
+    "--no-prompt",
+    ...(db === undefined ? [] : [`--allow-read=${db},${db}-wal,${db}-shm`]),
+    ...(net === undefined ? [] : [`--allow-net=${net}`]),
+    `--allow-env=${env.join(",")}`,
+  ];
+}
+
+/** What the web view may touch. */
+export interface ViewPermissionPaths {
+  /** The SQLite store, read only (with its `-wal` and `-shm` files). */
+  db: string;
+  /** The one loopback `host:port` it listens on. */
+  listen: string;
+}
+
+/**
+ * The flags of `view`: read the store and its WAL and shared-memory files,
+ * listen on one loopback address; no write, env, run or other network, so
+ * nothing it reads can be changed or sent anywhere but to that address.
+ *
+ * @throws {TypeError} when the store's path holds a comma.
+ */
+export function viewPermissionFlags(paths: ViewPermissionPaths): string[] {
+  const { db, listen } = paths;
+  assertFlagPath(db, "store");
+  return [
+    "--no-prompt",
+    `--allow-read=${db},${db}-wal,${db}-shm`,
+    `--allow-net=${listen}`,
+  ];
+}

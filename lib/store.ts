@@ -7,6 +7,11 @@
  * `payload` (the JSON text, fields in DESIGN.md order), `prev_hash`, `hash`.
  * The chain is documented in `chain.ts`.
  *
+ * Table `checkpoints`: the signed checkpoints the daemon made (`size`, the
+ * Merkle `root` in hex, the signed `note`, `signed_at_ms`), see
+ * `checkpoint.ts`. Table `meta`: values set once (the log's `origin`, its
+ * `verifier_key`). All three tables are append-only by trigger.
+ *
  * @module
  */
 
@@ -17,6 +22,27 @@ import type { SessionCounts, StoredRow } from "./rows.ts";
 import { nsDigits } from "./json.ts";
 import { dirname } from "./paths.ts";
 import { assertSameFile, type FileIdentity, fileIdentity } from "./store_identity.ts";
+
+/**
+ * The triggers that refuse UPDATE and DELETE, with the text SQLite keeps of
+ * each (`verify` compares it, so a trigger replaced by a no-op is caught).
+ * The rows' two were created with the table and are listed here too.
+ */
+export const APPEND_ONLY_TRIGGERS: readonly { name: string; sql: string }[] = [
+  ["rows", "rows", "UPDATE"],
+  ["rows", "rows", "DELETE"],
+  ["meta", "meta values", "UPDATE"],
+  ["meta", "meta values", "DELETE"],
+  ["checkpoints", "checkpoints", "UPDATE"],
+  ["checkpoints", "checkpoints", "DELETE"],
+].map(([table, what, operation]) => {
+  const name = `${table}_no_${operation!.toLowerCase()}`;
+  return {
+    name,
+    sql: `${name} BEFORE ${operation} ON ${table}
+  BEGIN SELECT RAISE(ABORT, '${what} are append-only'); END`,
+  };
+});
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS rows (
@@ -32,10 +58,17 @@ CREATE TABLE IF NOT EXISTS rows (
 );
 CREATE INDEX IF NOT EXISTS rows_by_session ON rows(session_id);
 CREATE INDEX IF NOT EXISTS rows_by_cwd ON rows(cwd);
-CREATE TRIGGER IF NOT EXISTS rows_no_update BEFORE UPDATE ON rows
-  BEGIN SELECT RAISE(ABORT, 'rows are append-only'); END;
-CREATE TRIGGER IF NOT EXISTS rows_no_delete BEFORE DELETE ON rows
-  BEGIN SELECT RAISE(ABORT, 'rows are append-only'); END;
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS checkpoints (
+  size INTEGER PRIMARY KEY,
+  root TEXT NOT NULL,
+  note TEXT NOT NULL,
+  signed_at_ms INTEGER NOT NULL
+);
+${APPEND_ONLY_TRIGGERS.map((trigger) => `CREATE TRIGGER IF NOT EXISTS ${trigger.sql};`).join("\n")}
 `;
 
 /** Options for {@linkcode openStore}. */
@@ -58,6 +91,9 @@ export interface AppendInput {
   payload: Record<string, unknown>;
 }
 
+/** See {@linkcode Store.frameState}. */
+export type FrameState = "stored" | "absent" | "taken";
+
 /** Filters for {@linkcode Store.lastRows}. */
 export interface LastRowsOptions {
   /** How many rows at most. */
@@ -66,6 +102,34 @@ export interface LastRowsOptions {
   sessionId?: string;
   /** Only rows whose `cwd` is this folder or inside it. */
   cwdWithin?: string;
+}
+
+/** Meta keys. */
+export const META_KEYS = {
+  /** The log's origin: `cyberos-memory/<random id>`, chosen at first start. */
+  origin: "origin",
+  /** The verifier key of the key that signs this store's checkpoints. */
+  verifierKey: "verifier_key",
+} as const;
+
+/** A signed checkpoint as the store keeps it. */
+export interface StoredCheckpoint {
+  /** The tree size (rows 1..size). */
+  size: number;
+  /** The Merkle root, lowercase hex. */
+  root: string;
+  /** The signed checkpoint note. */
+  note: string;
+  /** When it was signed, milliseconds since the epoch. */
+  signedAtMs: number;
+}
+
+/** What {@linkcode Store.checkTriggers} found wrong with one trigger. */
+export interface TriggerProblem {
+  /** The trigger's name. */
+  name: string;
+  /** `missing`, or `altered` when its SQL is not ours. */
+  problem: "missing" | "altered";
 }
 
 interface RawRow {
@@ -134,17 +198,30 @@ export class Store {
   }
 
   /**
+   * Whether a frame is stored already (`stored`), not (`absent`), or its id
+   * sits on a row of other content (`taken`). A row is this frame's only when
+   * it also has the frame's kind, session and capture time: those columns are
+   * bound to the chain (verify checks them against the hashed payload), the
+   * `frame_id` column is not, so an id someone wrote onto another row must
+   * not make the daemon drop the frame.
+   */
+  frameState(frame: { id: string; kind: string; payload: Record<string, unknown> }): FrameState {
+    const row = this.#statement(
+      "SELECT kind, session_id, CAST(captured_at_ns AS TEXT) AS captured FROM rows WHERE frame_id = ?",
+    ).get(frame.id) as { kind: string; session_id: string; captured: string } | undefined;
+    if (row === undefined) return "absent";
+    const same = row.kind === frame.kind && row.session_id === frame.payload.session_id &&
+      row.captured === nsDigits(Number(frame.payload.captured_at_ns));
+    return same ? "stored" : "taken";
+  }
+
+  /**
    * Checks that the store's path still names the file this writer opened.
    *
    * @throws {StoreReplacedError} when it was deleted or replaced.
    */
   assertSameFile(): void {
     if (this.#identity !== undefined) assertSameFile(this.#identity);
-  }
-
-  /** Whether a frame with this id is already stored. */
-  hasFrame(frameId: string): boolean {
-    return this.#statement("SELECT 1 FROM rows WHERE frame_id = ?").get(frameId) !== undefined;
   }
 
   /** Appends one row at the chain's tip; call inside {@linkcode transaction}. */
@@ -289,6 +366,78 @@ export class Store {
     return expectedSeq - 1;
   }
 
+  /** The chain hashes of rows `fromSeq`.., in seq order (for the Merkle tree). */
+  *rowHashes(options: { fromSeq?: number } = {}): Generator<string> {
+    const { fromSeq = 1 } = options;
+    const statement = this.#db.prepare("SELECT hash FROM rows WHERE seq >= ? ORDER BY seq");
+    for (const row of statement.iterate(fromSeq)) yield (row as { hash: string }).hash;
+  }
+
+  /** A meta value, or undefined when unset (or the store predates meta). */
+  meta(key: string): string | undefined {
+    if (!this.#hasTable("meta")) return undefined;
+    const row = this.#statement("SELECT value FROM meta WHERE key = ?").get(key) as
+      | { value: string }
+      | undefined;
+    return row?.value;
+  }
+
+  /** Sets a meta value once; a second set of the same key throws. */
+  setMeta(key: string, value: string): void {
+    this.#statement("INSERT INTO meta (key, value) VALUES (?, ?)").run(key, value);
+  }
+
+  /** Keeps a signed checkpoint; one per tree size. */
+  appendCheckpoint(checkpoint: StoredCheckpoint): void {
+    this.#statement(
+      "INSERT INTO checkpoints (size, root, note, signed_at_ms) VALUES (?, ?, ?, ?)",
+    ).run(checkpoint.size, checkpoint.root, checkpoint.note, checkpoint.signedAtMs);
+  }
+
+  /** The checkpoint of the largest tree, if any. */
+  latestCheckpoint(): StoredCheckpoint | undefined {
+    return this.checkpoints({ latestOnly: true })[0];
+  }
+
+  /** The stored checkpoints by tree size (or the latest only). */
+  checkpoints(options: { latestOnly?: boolean } = {}): StoredCheckpoint[] {
+    if (!this.#hasTable("checkpoints")) return [];
+    const sql = options.latestOnly
+      ? "SELECT * FROM checkpoints ORDER BY size DESC LIMIT 1"
+      : "SELECT * FROM checkpoints ORDER BY size";
+    const rows = this.#db.prepare(sql).all() as {
+      size: number;
+      root: string;
+      note: string;
+      signed_at_ms: number;
+    }[];
+    return rows.map((row) => ({
+      size: Number(row.size),
+      root: row.root,
+      note: row.note,
+      signedAtMs: Number(row.signed_at_ms),
+    }));
+  }
+
+  /** The append-only triggers that are missing or not ours (none when intact). */
+  checkTriggers(): TriggerProblem[] {
+    const present = new Map(
+      (this.#db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").all() as {
+        name: string;
+        sql: string;
+      }[]).map((row) => [row.name, normalizeSql(row.sql)]),
+    );
+    const problems: TriggerProblem[] = [];
+    for (const trigger of APPEND_ONLY_TRIGGERS) {
+      const sql = present.get(trigger.name);
+      if (sql === undefined) problems.push({ name: trigger.name, problem: "missing" });
+      else if (sql !== normalizeSql(`CREATE TRIGGER ${trigger.sql}`)) {
+        problems.push({ name: trigger.name, problem: "altered" });
+      }
+    }
+    return problems;
+  }
+
   /** Closes the database (a checkpoint keeps the WAL small). */
   close(): void {
     this.#statements.clear();
@@ -302,6 +451,11 @@ export class Store {
       this.#statements.set(sql, statement);
     }
     return statement;
+  }
+
+  #hasTable(name: string): boolean {
+    return this.#statement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+      .get(name) !== undefined;
   }
 
   #readTip(): { seq: number; hash: string } {
@@ -377,6 +531,10 @@ function chmodIfPresent(path: string, mode: number): void {
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
+}
+
+function normalizeSql(sql: string): string {
+  return sql.replace(/\s+/g, " ").trim();
 }
 
 function toStoredRow(raw: RawRow): StoredRow {

@@ -29,6 +29,11 @@ async function attempt(): Promise<void> {
       (await Deno.connect({ hostname: hostname!, port: Number(port) })).close();
       return;
     }
+    case "listen": {
+      const [hostname, port] = target.split(":");
+      Deno.listen({ hostname: hostname!, port: Number(port) }).close();
+      return;
+    }
     case "unix":
       (await Deno.connect({ transport: "unix", path: target })).close();
       return;

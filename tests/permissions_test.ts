@@ -14,6 +14,8 @@ import {
   installPermissionFlags,
   statusPermissionFlags,
   storeFolderPermissionFlags,
+  teamPermissionFlags,
+  viewPermissionFlags,
 } from "../lib/permissions.ts";
 import { storeFolderRunArgs } from "../daemon/start.ts";
 import { fixture, ROOT, runHook } from "./_daemon.ts";
@@ -287,6 +289,112 @@ Deno.test("statusPermissionFlags() reach only the configured socket and write no
   } finally {
     listener.close();
     other.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("teamPermissionFlags() read only the store and reach only the team store's host:port", async (t) => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  const db = `${dir}/store/capture.db`;
+  await Deno.mkdir(`${dir}/store`);
+  for (const file of [db, `${db}-wal`, `${db}-shm`, `${db}.signing.key`]) {
+    await Deno.writeTextFile(file, "x");
+  }
+  const team = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const other = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const teamHost = `127.0.0.1:${(team.addr as Deno.NetAddr).port}`;
+  const otherHost = `127.0.0.1:${(other.addr as Deno.NetAddr).port}`;
+  const ship = teamPermissionFlags({ net: teamHost, db });
+  const admin = teamPermissionFlags({ net: teamHost });
+  const shipCases: ProbeCase[] = [
+    ["read", db, "granted"],
+    ["read", `${db}-wal`, "granted"],
+    ["read", `${db}-shm`, "granted"],
+    ["tcp", teamHost, "granted"],
+    ["env", "CYBEROS_MEMORY_TEAM_URL", "granted"],
+    ["read", `${db}.signing.key`, "refused"],
+    ["write", db, "refused"],
+    ["write", `${dir}/store/new`, "refused"],
+    ["read", "/etc/hostname", "refused"],
+    ["tcp", otherHost, "refused"],
+    ["env", "HOME", "refused"],
+    ["env", "ANTHROPIC_API_KEY", "refused"],
+    ["run", "true", "refused"],
+    ["ffi", "/lib/x86_64-linux-gnu/libc.so.6", "refused"],
+  ];
+  const adminCases: ProbeCase[] = [
+    ["tcp", teamHost, "granted"],
+    ["read", db, "refused"],
+    ["env", "CYBEROS_MEMORY_TEAM_URL", "refused"],
+    ["tcp", otherHost, "refused"],
+  ];
+  try {
+    await probeSteps(t, ship, { cases: shipCases, dir, label: "ship" });
+    await probeSteps(t, admin, { cases: adminCases, dir, label: "init, enroll, verify" });
+  } finally {
+    team.close();
+    other.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("viewPermissionFlags() read only the store and listen only on its one address", async (t) => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  const db = `${dir}/store/capture.db`;
+  await Deno.mkdir(`${dir}/store`);
+  for (const file of [db, `${db}-wal`, `${db}-shm`, `${dir}/store/other.db`]) {
+    await Deno.writeTextFile(file, "x");
+  }
+  const socket = `${dir}/capture.sock`;
+  const unix = Deno.listen({ transport: "unix", path: socket });
+  const own = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const other = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (own.addr as Deno.NetAddr).port;
+  const otherPort = (other.addr as Deno.NetAddr).port;
+  const flags = viewPermissionFlags({ db, listen: `127.0.0.1:${port}` });
+  const cases: ProbeCase[] = [
+    ["read", db, "granted"],
+    ["read", `${db}-wal`, "granted"],
+    ["read", `${db}-shm`, "granted"],
+    ["tcp", `127.0.0.1:${port}`, "granted"],
+    ["read", `${dir}/store/other.db`, "refused"],
+    ["read", "/etc/hostname", "refused"],
+    ["write", db, "refused"],
+    ["write", `${db}-wal`, "refused"],
+    ["tcp", `127.0.0.1:${otherPort}`, "refused"],
+    ["unix", socket, "refused"],
+    ["env", "HOME", "refused"],
+    ["run", "true", "refused"],
+    ["ffi", "/lib/x86_64-linux-gnu/libc.so.6", "refused"],
+  ];
+  try {
+    await probeSteps(t, flags, { cases, dir });
+  } finally {
+    unix.close();
+    own.close();
+    other.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno.json's viewer set lets the view's launcher read the path variables, find a loopback port and run deno, nothing more", async (t) => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  await Deno.writeTextFile(`${dir}/file`, "x");
+  const flags = [`--config=${ROOT}/deno.json`, "-P=viewer"];
+  const cases: ProbeCase[] = [
+    ["env", "CYBEROS_MEMORY_DB", "granted"],
+    ["env", "XDG_DATA_HOME", "granted"],
+    ["listen", "127.0.0.1:0", "granted"],
+    ["env", "ANTHROPIC_API_KEY", "refused"],
+    ["read", `${dir}/file`, "refused"],
+    ["write", `${dir}/other`, "refused"],
+    ["run", "true", "refused"],
+    ["listen", "0.0.0.0:0", "refused"],
+    ["tcp", "192.0.2.1:80", "refused"],
+  ];
+  try {
+    await probeSteps(t, flags, { cases, dir });
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -84,6 +84,25 @@ export interface ScenarioOptions {
    * @default {}
    */
   daemon?: { env: Record<string, string>; otlpHost: string };
+  /**
+   * Runs after `install`, before the first turn (to break one installed hook, say).
+   * @default undefined
+   */
+  prepare?: (project: TempProject) => Promise<void>;
+  /**
+   * Runs once the daemon has stopped, before anything is removed, with the store and the
+   * project's `HOME` (where Claude Code keeps its transcripts) still there.
+   * @default undefined
+   */
+  inspect?: (kept: KeptScenario) => Promise<void>;
+}
+
+/** What {@linkcode ScenarioOptions.inspect} may look at before the scenario cleans up. */
+export interface KeptScenario {
+  /** The store, closed by the stopped daemon. */
+  db: string;
+  /** The temporary project and its `HOME`. */
+  project: TempProject;
 }
 
 /** What a scenario produced. */
@@ -249,6 +268,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     const recordings = `${project.root}/payloads`;
     await Deno.mkdir(recordings);
     if (capture) await installCapture(project, daemon);
+    await options.prepare?.(project);
     await Deno.writeTextFile(
       `${project.project}/.claude/settings.local.json`,
       JSON.stringify(settingsWithHook(recorderCommand(recordings)), null, 2) + "\n",
@@ -283,6 +303,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     const verify = capture
       ? await verifyStore(daemon, project.home)
       : { code: 0, stdout: "", stderr: "" };
+    await options.inspect?.({ db: daemon.db, project });
     return {
       project: project.project,
       root: project.root,
