@@ -14,6 +14,7 @@ import {
   hookGateFails,
   ingestGateFails,
   MAX_REDACTION_MS_PER_MIB,
+  MAX_REDACTION_PROSE_RATIO,
   MAX_REDACTION_SCALING,
   MIN_ROWS_PER_SECOND,
   redaction4KbGateFails,
@@ -69,9 +70,13 @@ Deno.test("the ingest and redaction gates fail at their edges, and on NaN", () =
   assert.equal(redactionScalingGateFails({ of4Kb: 1, of1Mib: MAX_REDACTION_SCALING }), false);
   assert.equal(redactionScalingGateFails({ of4Kb: 1, of1Mib: MAX_REDACTION_SCALING + 1 }), true);
   assert.equal(redactionScalingGateFails({ of4Kb: 0, of1Mib: 0 }), false);
-  assert.equal(redactionPerMibGateFails(MAX_REDACTION_MS_PER_MIB - 0.1), false);
-  assert.equal(redactionPerMibGateFails(MAX_REDACTION_MS_PER_MIB), true);
-  assert.equal(redactionPerMibGateFails(NaN), true);
+  const perMib = (worst: number, realistic: number) =>
+    redactionPerMibGateFails({ worst, realistic });
+  assert.equal(perMib(MAX_REDACTION_MS_PER_MIB - 0.1, 10), false);
+  assert.equal(perMib(MAX_REDACTION_MS_PER_MIB, 10), true);
+  assert.equal(perMib(300, 300 / MAX_REDACTION_PROSE_RATIO + 0.1), false);
+  assert.equal(perMib(300, 300 / MAX_REDACTION_PROSE_RATIO), true);
+  assert.equal(perMib(NaN, 10), true);
 });
 
 Deno.test("measureHookProcess times the installed hook against the floor, and every run is committed", async () => {
