@@ -27,6 +27,7 @@ import { measureHookProcess } from "./hook_process.ts";
 import { measureIngest, measureVerify } from "./ingest.ts";
 import { measureRedaction } from "./redaction.ts";
 import {
+  gateExitCode,
   HOOK_P95_BUDGET_MS,
   HOOK_P95_RATIO,
   hookGateFails,
@@ -35,6 +36,7 @@ import {
   MAX_REDACTION_MS_PER_MIB,
   MAX_REDACTION_PROSE_RATIO,
   MAX_REDACTION_SCALING,
+  measureWithRetry,
   MIN_ROWS_PER_SECOND,
   redaction4KbGateFails,
   redactionPerMibGateFails,
@@ -97,11 +99,10 @@ try {
   ];
   const options = { socket: daemon.socket, traceDir: daemon.traceDir, cwd: project, runs: RUNS };
   for (const scenario of scenarios) {
-    let result = await measureHookProcess(scenario, options);
-    if (hookGateFails(result)) {
-      console.error(`${scenario.name}: over the gate, measuring once more`);
-      result = await measureHookProcess(scenario, options);
-    }
+    const result = await measureWithRetry(() => measureHookProcess(scenario, options), {
+      fails: hookGateFails,
+      onRetry: () => console.error(`${scenario.name}: over the gate, measuring once more`),
+    });
     const { hook, baseline } = result;
     out(
       `| ${scenario.name} | ${f1(hook.min)} | ${f1(hook.median)} | ${f1(hook.p95)} | ${
@@ -207,4 +208,4 @@ out(
   failures.length === 0 ? "gate: pass" : `gate: FAIL\n${failures.map((f) => `- ${f}`).join("\n")}`,
 );
 await Deno.writeTextFile(new URL("./latest.md", import.meta.url), lines.join("\n") + "\n");
-Deno.exit(failures.length === 0 ? 0 : 1);
+Deno.exit(gateExitCode(failures));

@@ -8,9 +8,8 @@
  */
 
 import type { Frame } from "../lib/frame.ts";
-import { ROW_KINDS } from "../lib/kinds.ts";
 import type { Outcome } from "../lib/outcomes.ts";
-import { completePayload } from "../lib/rows.ts";
+import { completePayload, COUNTED_KINDS } from "../lib/rows.ts";
 import { spoolFileName } from "../lib/spool.ts";
 import type { Store } from "../lib/store.ts";
 import { isFrameFault } from "../lib/store_errors.ts";
@@ -26,6 +25,8 @@ export interface QueuedFrame {
   outcome: Outcome;
   /** The spool file to delete once committed. */
   spoolPath: string;
+  /** The payload as stored, once committed. */
+  row?: Record<string, unknown>;
 }
 
 /** Options for {@linkcode Ingest}. */
@@ -182,7 +183,9 @@ export class Ingest {
         // Never spooled (untrusted trace dir), or renamed by a failing hook: the drain settles it.
       }
     }
-    for (const item of committed) this.#telemetry.hookRun(item.frame, item.outcome);
+    for (const item of committed) {
+      this.#telemetry.hookRun(item.frame, item.outcome, item.row ?? item.frame.payload);
+    }
   }
 
   /** Quarantines a frame the store cannot take (or drops it, with no quarantine). */
@@ -212,7 +215,7 @@ export class Ingest {
       }
       let payload: Record<string, unknown>;
       try {
-        const session = item.frame.kind === ROW_KINDS.sessionCompleted
+        const session = COUNTED_KINDS.has(item.frame.kind)
           ? this.#store.sessionCounts(String(item.frame.payload.session_id))
           : { promptCount: 0, toolUseCount: 0, firstCapturedAtNs: undefined };
         payload = completePayload(item.frame, session);
@@ -234,6 +237,7 @@ export class Ingest {
         if (!isFrameFault(error)) throw error;
         throw new FrameFault(item, { reason: "store_refused", cause: error });
       }
+      item.row = payload;
       committed.push(item);
     }
   }

@@ -31,6 +31,7 @@ import {
 import type { Frame } from "../lib/frame.ts";
 import { isHex32 } from "../lib/ids.ts";
 import { parseTraceparent } from "../lib/traceparent.ts";
+import { ROW_KINDS } from "../lib/kinds.ts";
 import type { Outcome } from "../lib/outcomes.ts";
 import { log } from "./_log.ts";
 import type { Telemetry } from "./_telemetry.ts";
@@ -40,6 +41,12 @@ export const SCOPE_NAME = "cyberos-memory-capture";
 
 /** The name of the span each hook run becomes. */
 export const HOOK_SPAN_NAME = "memory.claude.hook";
+
+/**
+ * The name of the span a session becomes when it ends (its `SessionEnd` row):
+ * from the session's first row to its end, in the session's trace.
+ */
+export const SESSION_SPAN_NAME = "memory.claude.session";
 
 /** Every metric this module exports, by role. */
 export const METRIC_NAMES = {
@@ -213,6 +220,48 @@ export function hookSpanPlacement(frame: Frame): { parent?: SpanContext; links: 
   };
 }
 
+/**
+ * The session span of a `SessionEnd` row: start and end from the row's
+ * `duration_ms` (since the session's first row) and `captured_at_ns`, the
+ * totals as attributes. `undefined` for any other row.
+ */
+export function sessionSpanOf(
+  frame: Frame,
+  row: Record<string, unknown>,
+): { start: number; end: number; attributes: Attributes; parent: SpanContext } | undefined {
+  if (frame.kind !== ROW_KINDS.sessionEnded) return undefined;
+  const traceId = row.trace_id;
+  const end = Number(row.captured_at_ns);
+  const duration = Number(row.duration_ms);
+  if (typeof traceId !== "string" || !isHex32(traceId) || !Number.isFinite(end)) return undefined;
+  return {
+    start: end - (Number.isFinite(duration) ? duration : 0) * 1e6,
+    end,
+    parent: sessionSpanContext(traceId),
+    attributes: {
+      session_id: String(row.session_id),
+      reason: String(row.reason ?? ""),
+      prompt_count: Number(row.prompt_count ?? 0),
+      tool_use_count: Number(row.tool_use_count ?? 0),
+      duration_ms: Number.isFinite(duration) ? duration : 0,
+    },
+  };
+}
+
+function recordSession(
+  instruments: Instruments,
+  frame: Frame,
+  row: Record<string, unknown>,
+): void {
+  const session = sessionSpanOf(frame, row);
+  if (session === undefined) return;
+  instruments.tracer.startSpan(
+    SESSION_SPAN_NAME,
+    { startTime: hrTimeOf(session.start), attributes: session.attributes },
+    trace.setSpanContext(context.active(), session.parent),
+  ).end(hrTimeOf(session.end));
+}
+
 function recordHookRun(instruments: Instruments, frame: Frame, outcome: Outcome): void {
   const attributes = hookSpanAttributes(frame, outcome);
   const hookKind = frame.telemetry.hook_kind;
@@ -302,8 +351,9 @@ export function otelTelemetry(options: OtelTelemetryOptions = {}): Telemetry {
     }
   };
   return {
-    hookRun(frame, outcome) {
+    hookRun(frame, outcome, row) {
       guard("hook run", () => recordHookRun(instruments, frame, outcome));
+      guard("session", () => recordSession(instruments, frame, row));
     },
     committed(rows, ms) {
       guard("commit", () => {

@@ -10,8 +10,11 @@ import type { Outcome } from "../lib/outcomes.ts";
 
 /** Receives the daemon's events. */
 export interface Telemetry {
-  /** A hook run whose row was committed, with the hook's final outcome. */
-  hookRun(frame: Frame, outcome: Outcome): void;
+  /**
+   * A hook run whose row was committed, with the hook's final outcome and the
+   * row's payload as stored.
+   */
+  hookRun(frame: Frame, outcome: Outcome, row: Record<string, unknown>): void;
   /** A group commit of `rows` rows that took `ms`. */
   committed(rows: number, ms: number): void;
   /** A frame rejected, by reason (`oversize`, `bad_json`, `bad_shape`, `bad_row`). */

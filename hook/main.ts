@@ -4,7 +4,7 @@
  * sends one frame to the daemon and spools it, and exits 0 with stdout untouched,
  * whatever happens; anything but `ok` is one WARN line on stderr.
  *
- * Usage: `hook/main.ts [--socket PATH] [--trace-dir PATH] [--allow-email-domain D]... EVENT`
+ * Usage: `hook/main.ts [--socket PATH] [--trace-dir PATH] [--allow-email-domain D]... [--tool-detail hash|subject] EVENT`
  * (the paths default to DESIGN.md's defaults; of the environment the hook reads only `TRACEPARENT`).
  * Two test seams, never written by `install`: `--fail-redaction` makes the
  * redactor throw (the fail-closed path), `--as-uid N` makes the trust checks
@@ -27,12 +27,15 @@ import { parseJsonQuietly } from "../lib/json_parse.ts";
 import { redactText } from "../lib/redact/mod.ts";
 import { traceparentFromEnv } from "../lib/traceparent.ts";
 import { encodeFittedFrame } from "../lib/frame_fit.ts";
+import { isToolDetail, TOOL_DETAILS, type ToolDetail } from "../lib/subject.ts";
 
 interface HookArgs {
   event: HookEvent;
   socket: string;
   traceDir: string;
   allowEmailDomains: string[];
+  /** `--tool-detail subject`: tool rows carry a short redacted subject. */
+  toolDetail: ToolDetail;
   /** Test seam: make the redactor throw, to prove the fail-closed path. */
   failRedaction: boolean;
   /** Test seam: the uid the trust checks expect, for tests that cannot chown. */
@@ -55,6 +58,7 @@ function parseArgs(argv: string[]): HookArgs | string {
   let traceDir: string | undefined = DEFAULT_TRACE_DIR;
   let event: string | undefined;
   const allowEmailDomains: string[] = [];
+  let toolDetail: string | undefined = "hash";
   let failRedaction = false;
   let asUid: number | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -62,6 +66,7 @@ function parseArgs(argv: string[]): HookArgs | string {
     if (arg === "--socket") socket = argv[++i];
     else if (arg === "--trace-dir") traceDir = argv[++i];
     else if (arg === "--allow-email-domain") allowEmailDomains.push(argv[++i] ?? "");
+    else if (arg === "--tool-detail") toolDetail = argv[++i];
     else if (arg === "--fail-redaction") failRedaction = true;
     else if (arg === "--as-uid") asUid = Number(argv[++i]);
     else if (!arg.startsWith("-") && event === undefined) event = arg;
@@ -73,7 +78,10 @@ function parseArgs(argv: string[]): HookArgs | string {
   if (!socket?.startsWith("/") || !traceDir?.startsWith("/")) {
     return "--socket and --trace-dir must be absolute paths";
   }
-  return { event, socket, traceDir, allowEmailDomains, failRedaction, asUid };
+  if (!isToolDetail(toolDetail)) {
+    return `--tool-detail must be ${TOOL_DETAILS.join(" or ")}, got "${toolDetail}"`;
+  }
+  return { event, socket, traceDir, allowEmailDomains, toolDetail, failRedaction, asUid };
 }
 
 /**
@@ -128,7 +136,10 @@ function draftFor(
 ): Draft {
   try {
     if (args.failRedaction) throw new Error("redaction forced to fail (--fail-redaction)");
-    return buildDraft(parsed.payload, context, { allowEmailDomains: args.allowEmailDomains });
+    return buildDraft(parsed.payload, context, {
+      allowEmailDomains: args.allowEmailDomains,
+      toolDetail: args.toolDetail,
+    });
   } catch (error) {
     return redactionFailedDraft(parsed.payload.session_id, context, { error });
   }

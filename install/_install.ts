@@ -8,6 +8,7 @@
 
 import { buildHookCommand, isOurCommand } from "../lib/hook_command.ts";
 import { HOOK_EVENTS, type HookEvent } from "../lib/kinds.ts";
+import { isToolDetail, TOOL_DETAILS, type ToolDetail } from "../lib/subject.ts";
 import { resolvePaths } from "../lib/paths.ts";
 import { installHooks, type OurHook, SettingsError, uninstallHooks } from "./_settings.ts";
 import { readSettings, resolveTarget, UserError, writeSettingsAtomic } from "./_files.ts";
@@ -28,11 +29,19 @@ export interface OurHooksOptions {
   scriptPath?: string;
   /** The deno binary; default `Deno.execPath()`. */
   denoPath?: string;
+  /** How much of a tool call rows keep; default `hash`. */
+  toolDetail?: ToolDetail;
 }
 
 /** The four entries install writes, with the paths of the environment baked in. */
 export function ourHooks(options: OurHooksOptions): OurHook[] {
-  const { env, allowEmailDomains = [], scriptPath, denoPath = Deno.execPath() } = options;
+  const {
+    env,
+    allowEmailDomains = [],
+    scriptPath,
+    denoPath = Deno.execPath(),
+    toolDetail = "hash",
+  } = options;
   let paths;
   try {
     paths = resolvePaths(env);
@@ -46,6 +55,7 @@ export function ourHooks(options: OurHooksOptions): OurHook[] {
       socket: paths.socket,
       traceDir: paths.traceDir,
       allowEmailDomains,
+      toolDetail,
       ...(scriptPath === undefined ? {} : { scriptPath }),
     }),
     timeout: HOOK_TIMEOUT_SECONDS,
@@ -63,10 +73,13 @@ export interface ScopeArgs {
   allowEmailDomains: string[];
   /** `--hook-script PATH` (install only). */
   scriptPath: string | undefined;
+  /** `--tool-detail hash|subject` (install only). */
+  toolDetail: ToolDetail;
 }
 
 /**
- * Parses `<project> [--user] [--allow-email-domain D]... [--hook-script PATH]`.
+ * Parses `<project> [--user] [--allow-email-domain D]... [--tool-detail hash|subject]
+ * [--hook-script PATH]`.
  *
  * @throws {UserError} on an unknown or incomplete option.
  */
@@ -76,6 +89,7 @@ export function parseScopeArgs(args: readonly string[], options: { extra: boolea
     user: false,
     allowEmailDomains: [],
     scriptPath: undefined,
+    toolDetail: "hash",
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -86,6 +100,12 @@ export function parseScopeArgs(args: readonly string[], options: { extra: boolea
         throw new UserError(`--allow-email-domain needs a domain such as example.com`);
       }
       parsed.allowEmailDomains.push(domain);
+    } else if (options.extra && arg === "--tool-detail") {
+      const detail = args[++i];
+      if (!isToolDetail(detail)) {
+        throw new UserError(`--tool-detail takes ${TOOL_DETAILS.join(" or ")}, got "${detail}"`);
+      }
+      parsed.toolDetail = detail;
     } else if (options.extra && arg === "--hook-script") {
       const path = args[++i];
       if (!path?.startsWith("/")) throw new UserError("--hook-script needs an absolute path");
@@ -116,6 +136,7 @@ export function runInstall(
   const hooks = ourHooks({
     env,
     allowEmailDomains: parsed.allowEmailDomains,
+    toolDetail: parsed.toolDetail,
     ...(parsed.scriptPath === undefined ? {} : { scriptPath: parsed.scriptPath }),
   });
   const before = readSettings(target.settingsFile);

@@ -43,9 +43,9 @@ export async function runStatus(
   const found = ourHooksIn(target);
   const lines = [installState(found), `settings: ${target.settingsFile}`];
 
-  // The allowlist is the user's choice at install time: compare without it.
+  // The allowlist and the tool detail are the user's choices at install time: compare without them.
   const withoutAllowlist = (command: string) =>
-    command.replace(/ --allow-email-domain '[^']*'/g, "");
+    command.replace(/ --allow-email-domain '[^']*'/g, "").replace(/ --tool-detail subject/g, "");
   const current = new Set(ourHooks({ env }).map((hook) => hook.command));
   const first = found[0] && parseHookCommand(found[0].command);
   if (found.length > 0) {
@@ -57,6 +57,11 @@ export async function runStatus(
     );
   }
   if (first) {
+    lines.push(
+      first.toolDetail === "subject"
+        ? "tool detail: subject (tool rows carry a short redacted subject: command, path, URL)"
+        : "tool detail: hash (tool rows keep only a hash of the arguments)",
+    );
     lines.push(`deno: ${first.denoPath} (${exists(first.denoPath) ? "exists" : "MISSING"})`);
     lines.push(
       `hook script: ${first.scriptPath} (${exists(first.scriptPath) ? "exists" : "MISSING"})`,

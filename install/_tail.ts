@@ -9,6 +9,7 @@
  */
 
 import { ROW_KINDS } from "../lib/kinds.ts";
+import { describeLifecycleRow, lifecycleShortKind } from "../lib/lifecycle.ts";
 import { resolvePaths } from "../lib/paths.ts";
 import type { StoredRow } from "../lib/rows.ts";
 import { openStore } from "../lib/store.ts";
@@ -85,7 +86,7 @@ export function shortKind(kind: string): string {
     case ROW_KINDS.sessionCompleted:
       return "turn";
     default:
-      return "redaction";
+      return lifecycleShortKind(kind) ?? "redaction";
   }
 }
 
@@ -142,7 +143,8 @@ export function summary(
         formatDuration(Number(p.duration_ms))
       } since the session's first row`;
     default:
-      return paint(31, `redaction failed, nothing stored: ${clip(String(p.error ?? ""), 80)}`);
+      return describeLifecycleRow(row.kind, p) ??
+        paint(31, `redaction failed, nothing stored: ${clip(String(p.error ?? ""), 80)}`);
   }
 }
 

@@ -2,7 +2,7 @@
  * The operator's command: `install | uninstall | status | tail | verify`.
  *
  * ```
- * install/main.ts install <project> [--user] [--allow-email-domain D]... [--hook-script PATH]
+ * install/main.ts install <project> [--user] [--allow-email-domain D]... [--tool-detail hash|subject] [--hook-script PATH]
  * install/main.ts uninstall <project> [--user]
  * install/main.ts status <project> [--user]
  * install/main.ts tail [-n N] [--session ID] [--json]

@@ -57,6 +57,7 @@ async function main(argv: readonly string[]): Promise<number> {
     ...(target.project === undefined ? [] : [target.project]),
     ...(scope.user ? ["--user"] : []),
     ...scope.allowEmailDomains.flatMap((domain) => ["--allow-email-domain", domain]),
+    ...(scope.toolDetail === "subject" ? ["--tool-detail", "subject"] : []),
     ...(scope.scriptPath === undefined ? [] : ["--hook-script", scope.scriptPath]),
   ];
   return await runDeno([

@@ -7,7 +7,15 @@
  */
 
 import { ROW_KINDS, type RowKind, TASK_NOTIFICATION_SOURCE } from "./kinds.ts";
-import type { HookPayload, PromptPayload, StopPayload, ToolPayload } from "./payload.ts";
+import type {
+  HookPayload,
+  LifecyclePayload,
+  PromptPayload,
+  StopPayload,
+  ToolPayload,
+} from "./payload.ts";
+import { lifecycleSpec, MAX_LABEL_LENGTH, storedFieldName } from "./lifecycle.ts";
+import { boundSubject, type ToolDetail, toolSubject } from "./subject.ts";
 import { redactLines, type RedactOptions, redactText, redactValue } from "./redact/mod.ts";
 
 /** The per-run facts a draft needs besides the payload. */
@@ -42,6 +50,17 @@ export function isTaskNotification(prompt: string): boolean {
     prompt.indexOf("<task-notification>") === prompt.lastIndexOf("<task-notification>");
 }
 
+/** Options for {@linkcode buildDraft}: the redactor's, and how much of a tool call to keep. */
+export interface DraftOptions extends RedactOptions {
+  /**
+   * `subject`: tool and permission rows also carry a short redacted subject
+   * (`lib/subject.ts`); `hash`: only the argument hash.
+   *
+   * @default {"hash"}
+   */
+  toolDetail?: ToolDetail;
+}
+
 /**
  * Builds the redacted draft of one payload.
  *
@@ -51,7 +70,7 @@ export function isTaskNotification(prompt: string): boolean {
 export function buildDraft(
   payload: HookPayload,
   context: DraftContext,
-  options: RedactOptions = {},
+  options: DraftOptions = {},
 ): Draft {
   switch (payload.hook_event_name) {
     case "UserPromptSubmit":
@@ -61,6 +80,8 @@ export function buildDraft(
       return toolDraft(payload, context, options);
     case "Stop":
       return stopDraft(payload, context, options);
+    default:
+      return lifecycleDraft(payload, context, options);
   }
 }
 
@@ -179,7 +200,18 @@ function promptDraft(payload: PromptPayload, context: DraftContext, options: Red
   return { kind: ROW_KINDS.prompt, payload: out, ...fields.tally() };
 }
 
-function toolDraft(payload: ToolPayload, context: DraftContext, options: RedactOptions): Draft {
+/** The redacted, bounded subject of a tool call, when asked for and the tool has one. */
+function subjectOf(
+  fields: FieldRedactor,
+  tool: { name: string; input: Readonly<Record<string, unknown>>; cwd: string },
+  options: DraftOptions,
+): string | undefined {
+  if (options.toolDetail !== "subject") return undefined;
+  const subject = toolSubject(tool.name, tool.input, tool.cwd);
+  return subject === undefined ? undefined : boundSubject(fields.text(subject));
+}
+
+function toolDraft(payload: ToolPayload, context: DraftContext, options: DraftOptions): Draft {
   const fields = new FieldRedactor(options);
   const args = redactValue(payload.tool_input, options);
   fields.add(args);
@@ -206,6 +238,11 @@ function toolDraft(payload: ToolPayload, context: DraftContext, options: RedactO
     agent_id: short.agent_id,
     agent_type: short.agent_type,
     error: short.error,
+    subject: subjectOf(
+      fields,
+      { name: payload.tool_name, input: payload.tool_input, cwd: payload.cwd },
+      options,
+    ),
   });
   return { kind: ROW_KINDS.toolUse, payload: out, ...fields.tally() };
 }
@@ -223,4 +260,48 @@ function stopDraft(payload: StopPayload, context: DraftContext, options: RedactO
   };
   if (payload.stop_hook_active !== undefined) out.stop_hook_active = payload.stop_hook_active;
   return { kind: ROW_KINDS.sessionCompleted, payload: out, ...fields.tally() };
+}
+
+function lifecycleDraft(
+  payload: LifecyclePayload,
+  context: DraftContext,
+  options: DraftOptions,
+): Draft {
+  const spec = lifecycleSpec(payload.hook_event_name)!;
+  const values = payload.lifecycle;
+  const fields = new FieldRedactor(options);
+  const out: Record<string, unknown> = {
+    session_id: payload.session_id,
+    trace_id: context.traceId,
+    captured_at_ns: context.capturedAtNs,
+  };
+  if (values.toolName !== undefined) {
+    const input = values.toolInput ?? {};
+    const args = redactValue(input, options);
+    fields.add(args);
+    out.tool_args_redacted = args.value;
+    const subject = subjectOf(fields, { name: values.toolName, input, cwd: payload.cwd }, options);
+    if (subject !== undefined) out.subject = subject;
+  }
+  const short: Record<string, ShortField | undefined> = {
+    tool_name: values.toolName === undefined ? undefined : { text: values.toolName, parts: "__" },
+    cwd: { text: payload.cwd, parts: "/" },
+    prompt_id: payload.prompt_id,
+    tool_use_id: values.toolUseId,
+    agent_id: payload.agent_id,
+    agent_type: payload.agent_type,
+  };
+  for (const [name, type] of Object.entries(spec.fields)) {
+    const value = values.fields[name];
+    if (value === undefined) continue;
+    if (type === "text") out[storedFieldName(name, type)] = fields.text(value);
+    else short[name] = type === "path" ? { text: value, parts: "/" } : value;
+  }
+  for (const [name, value] of Object.entries(fields.short(short))) {
+    if (value === undefined) continue;
+    out[name] = spec.fields[name] === "label"
+      ? [...value].slice(0, MAX_LABEL_LENGTH).join("")
+      : value;
+  }
+  return { kind: spec.kind, payload: out, ...fields.tally() };
 }

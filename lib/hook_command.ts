@@ -9,6 +9,7 @@
  */
 
 import { HOOK_EVENTS, type HookEvent } from "./kinds.ts";
+import type { ToolDetail } from "./subject.ts";
 import { hookPermissionFlags } from "./permissions.ts";
 import { fileUrlToPath } from "./file_url.ts";
 
@@ -61,6 +62,12 @@ export interface HookCommandOptions {
    * @default {[]}
    */
   allowEmailDomains?: readonly string[];
+  /**
+   * How much of a tool call rows keep: `subject` adds `--tool-detail subject`.
+   *
+   * @default {"hash"}
+   */
+  toolDetail?: ToolDetail;
 }
 
 /** Quotes one word for `sh`: `'…'`, with `'` written as `'\''`. */
@@ -83,6 +90,7 @@ export function hookCommandWords(event: HookEvent, options: HookCommandOptions):
     traceDir,
     scriptPath = DEFAULT_HOOK_SCRIPT,
     allowEmailDomains = [],
+    toolDetail = "hash",
   } = options;
   for (
     const [name, path] of [["deno", denoPath], ["script", scriptPath], ["socket", socket], [
@@ -111,6 +119,7 @@ export function hookCommandWords(event: HookEvent, options: HookCommandOptions):
     "--trace-dir",
     traceDir,
     ...allowEmailDomains.flatMap((domain) => ["--allow-email-domain", domain]),
+    ...(toolDetail === "subject" ? ["--tool-detail", "subject"] : []),
     event,
   ];
 }
@@ -129,7 +138,16 @@ export function hookCommandWords(event: HookEvent, options: HookCommandOptions):
  */
 export function buildHookCommand(event: HookEvent, options: HookCommandOptions): string {
   const words = hookCommandWords(event, options);
-  const literal = new Set(["run", "-q", "--socket", "--trace-dir", "--allow-email-domain", event]);
+  const literal = new Set([
+    "run",
+    "-q",
+    "--socket",
+    "--trace-dir",
+    "--allow-email-domain",
+    "--tool-detail",
+    "subject",
+    event,
+  ]);
   return "exec " +
     words.map((word, index) =>
       index > 0 && (literal.has(word) || (word.startsWith("--") && SAFE_WORD.test(word)))
@@ -167,6 +185,8 @@ export interface ParsedHookCommand {
   traceDir: string;
   /** The event argument (last word). */
   event: string;
+  /** `subject` when the command asks for tool subjects, else `hash`. */
+  toolDetail: ToolDetail;
 }
 
 /** Takes one of our commands apart; `undefined` when it is not ours. */
@@ -183,7 +203,8 @@ export function parseHookCommand(command: string): ParsedHookCommand | undefined
   const denoPath = words[0];
   const event = words[words.length - 1];
   if (!scriptPath || !socket || !traceDir || !denoPath || !event) return undefined;
-  return { denoPath, scriptPath, socket, traceDir, event };
+  const toolDetail = after("--tool-detail") === "subject" ? "subject" : "hash";
+  return { denoPath, scriptPath, socket, traceDir, event, toolDetail };
 }
 
 /** The words of a command after a leading `exec` (commands installed before it had none). */

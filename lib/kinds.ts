@@ -10,6 +10,18 @@ export const ROW_KINDS = {
   toolUse: "memory.claude_tool_use",
   sessionCompleted: "memory.claude_session_completed",
   redactionFailed: "memory.claude_capture_redaction_failed",
+  sessionStarted: "memory.claude_session_started",
+  sessionEnded: "memory.claude_session_ended",
+  subagentStarted: "memory.claude_subagent_started",
+  subagentStopped: "memory.claude_subagent_stopped",
+  compactStarted: "memory.claude_compact_started",
+  compactCompleted: "memory.claude_compact_completed",
+  turnFailed: "memory.claude_turn_failed",
+  permissionRequested: "memory.claude_permission_requested",
+  permissionDenied: "memory.claude_permission_denied",
+  configChanged: "memory.claude_config_changed",
+  instructionsLoaded: "memory.claude_instructions_loaded",
+  cwdChanged: "memory.claude_cwd_changed",
 } as const;
 
 /** One row kind. */
@@ -27,6 +39,18 @@ export const HOOK_EVENTS = {
   posttooluse: "PostToolUse",
   posttoolusefailure: "PostToolUseFailure",
   stop: "Stop",
+  sessionstart: "SessionStart",
+  sessionend: "SessionEnd",
+  subagentstart: "SubagentStart",
+  subagentstop: "SubagentStop",
+  precompact: "PreCompact",
+  postcompact: "PostCompact",
+  stopfailure: "StopFailure",
+  permissionrequest: "PermissionRequest",
+  permissiondenied: "PermissionDenied",
+  configchange: "ConfigChange",
+  instructionsloaded: "InstructionsLoaded",
+  cwdchanged: "CwdChanged",
 } as const;
 
 /** A hook event as typed on the command line. */

@@ -8,6 +8,12 @@
 
 import { isUuid } from "./ids.ts";
 import type { ClaudeHookEvent } from "./kinds.ts";
+import {
+  lifecycleKnownKeys,
+  lifecycleSpec,
+  type LifecycleValues,
+  parseLifecycleValues,
+} from "./lifecycle.ts";
 
 /** Fields every event carries. */
 export interface CommonPayload {
@@ -54,8 +60,18 @@ export interface StopPayload extends CommonPayload {
   last_assistant_message?: string;
 }
 
+/** A lifecycle event's payload (`SessionStart`, `PermissionDenied`, …; see `lifecycle.ts`). */
+export interface LifecyclePayload extends CommonPayload {
+  hook_event_name: Exclude<
+    ClaudeHookEvent,
+    "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure" | "Stop"
+  >;
+  /** The event's own fields, unredacted. */
+  lifecycle: LifecycleValues;
+}
+
 /** Any payload this product captures. */
-export type HookPayload = PromptPayload | ToolPayload | StopPayload;
+export type HookPayload = PromptPayload | ToolPayload | StopPayload | LifecyclePayload;
 
 /** What {@linkcode parseHookPayload} returns. */
 export interface ParsedPayload {
@@ -77,7 +93,7 @@ const COMMON_KEYS = [
   "agent_type",
 ];
 
-const EVENT_KEYS: Record<ClaudeHookEvent, string[]> = {
+const EVENT_KEYS: Partial<Record<ClaudeHookEvent, string[]>> = {
   UserPromptSubmit: ["prompt"],
   PostToolUse: [
     "tool_name",
@@ -121,7 +137,8 @@ export function parseHookPayload(value: unknown, event: ClaudeHookEvent): Parsed
   copyOptionalString(value, common, "prompt_id");
   copyOptionalString(value, common, "agent_id");
   copyOptionalString(value, common, "agent_type");
-  const eventKeys = EVENT_KEYS[event];
+  const spec = lifecycleSpec(event);
+  const eventKeys = spec ? lifecycleKnownKeys(spec) : EVENT_KEYS[event] ?? [];
   const unknownKeys = Object.keys(value)
     .filter((key) => !COMMON_KEYS.includes(key) && !eventKeys.includes(key))
     .sort();
@@ -169,6 +186,12 @@ function parseEventFields(
       copyOptionalString(value, stop, "last_assistant_message");
       return stop;
     }
+    default:
+      return {
+        ...common,
+        hook_event_name: event,
+        lifecycle: parseLifecycleValues(value, lifecycleSpec(event)!),
+      };
   }
 }
 

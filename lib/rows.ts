@@ -10,6 +10,7 @@
 import type { Frame } from "./frame.ts";
 import { ROW_KINDS, type RowKind } from "./kinds.ts";
 import { blake3Hex, canonicalJson } from "./hash.ts";
+import { LIFECYCLE_EVENTS, lifecycleRowFields } from "./lifecycle.ts";
 
 /** One row as the store holds it and `tail --json` shows it. */
 export interface StoredRow {
@@ -61,6 +62,7 @@ export const PAYLOAD_FIELDS: Record<RowKind, readonly string[]> = {
     "agent_id",
     "agent_type",
     "error",
+    "subject",
   ],
   [ROW_KINDS.sessionCompleted]: [
     "session_id",
@@ -74,7 +76,22 @@ export const PAYLOAD_FIELDS: Record<RowKind, readonly string[]> = {
     "stop_hook_active",
   ],
   [ROW_KINDS.redactionFailed]: ["session_id", "error", "trace_id", "captured_at_ns"],
-};
+  ...Object.fromEntries(
+    Object.values(LIFECYCLE_EVENTS).map((spec) => [spec.kind, lifecycleRowFields(spec)]),
+  ),
+} as unknown as Record<RowKind, readonly string[]>;
+
+/** Row kinds that name a tool call, whose redacted arguments the daemon hashes and drops. */
+const TOOL_KINDS: ReadonlySet<RowKind> = new Set([
+  ROW_KINDS.toolUse,
+  ...Object.values(LIFECYCLE_EVENTS).filter((spec) => spec.tool).map((spec) => spec.kind),
+]);
+
+/** Row kinds that carry the session's counts so far (Stop, and the session's end). */
+export const COUNTED_KINDS: ReadonlySet<RowKind> = new Set([
+  ROW_KINDS.sessionCompleted,
+  ...Object.values(LIFECYCLE_EVENTS).filter((spec) => spec.totals).map((spec) => spec.kind),
+]);
 
 /**
  * Completes a frame's draft into the stored payload: hashes, Stop counts,
@@ -87,28 +104,25 @@ export function completePayload(
   session: SessionCounts,
 ): Record<string, unknown> {
   const draft = { ...frame.payload };
-  switch (frame.kind) {
-    case ROW_KINDS.prompt:
-      if (typeof draft.prompt_redacted !== "string") {
-        throw new TypeError("Cannot complete row: prompt_redacted is not a string");
-      }
-      draft.prompt_hash = blake3Hex(draft.prompt_redacted);
-      break;
-    case ROW_KINDS.toolUse:
-      if (!("tool_args_redacted" in draft)) {
-        throw new TypeError("Cannot complete row: tool_args_redacted is missing");
-      }
-      draft.tool_args_hash = blake3Hex(canonicalJson(draft.tool_args_redacted));
-      break;
-    case ROW_KINDS.sessionCompleted: {
-      const capturedAtNs = Number(draft.captured_at_ns);
-      draft.prompt_count = session.promptCount;
-      draft.tool_use_count = session.toolUseCount;
-      draft.duration_ms = session.firstCapturedAtNs === undefined
-        ? 0
-        : Math.max(0, Math.round((capturedAtNs - session.firstCapturedAtNs) / 1e6));
-      break;
+  if (frame.kind === ROW_KINDS.prompt) {
+    if (typeof draft.prompt_redacted !== "string") {
+      throw new TypeError("Cannot complete row: prompt_redacted is not a string");
     }
+    draft.prompt_hash = blake3Hex(draft.prompt_redacted);
+  }
+  if (TOOL_KINDS.has(frame.kind)) {
+    if (!("tool_args_redacted" in draft)) {
+      throw new TypeError("Cannot complete row: tool_args_redacted is missing");
+    }
+    draft.tool_args_hash = blake3Hex(canonicalJson(draft.tool_args_redacted));
+  }
+  if (COUNTED_KINDS.has(frame.kind)) {
+    const capturedAtNs = Number(draft.captured_at_ns);
+    draft.prompt_count = session.promptCount;
+    draft.tool_use_count = session.toolUseCount;
+    draft.duration_ms = session.firstCapturedAtNs === undefined
+      ? 0
+      : Math.max(0, Math.round((capturedAtNs - session.firstCapturedAtNs) / 1e6));
   }
   const out: Record<string, unknown> = {};
   for (const field of PAYLOAD_FIELDS[frame.kind]) {

@@ -1,7 +1,8 @@
 /**
  * Run under an entry's exact permission flags, tries one operation named on
- * the command line and prints `granted` or `refused` (Deno's NotCapable), so
- * tests can prove what each permission set allows and refuses.
+ * the command line and prints `granted` (it succeeded), `refused` (Deno's
+ * NotCapable) or `failed: …` (any other error), so tests can prove what each
+ * permission set allows and refuses.
  *
  * Usage: `_permission_probe.ts OPERATION TARGET`
  *
@@ -61,12 +62,12 @@ async function attempt(): Promise<void> {
   }
 }
 
+// `granted` only when the operation succeeded: an operation that failed for another reason (a
+// missing file, a refused connection) proves nothing about the grant, so it says `failed`.
 try {
   await attempt();
   console.log("granted");
 } catch (error) {
   if (error instanceof Deno.errors.NotCapable) console.log("refused");
-  // Past the permission check, a failed store still fails: the grants must let SQLite work.
-  else if (operation === "sqlite") console.log(`failed: ${(error as Error).message}`);
-  else console.log("granted");
+  else console.log(`failed: ${(error as Error).name}: ${(error as Error).message}`);
 }

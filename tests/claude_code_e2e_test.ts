@@ -12,8 +12,14 @@
  */
 
 import assert from "node:assert/strict";
-import { blake3Hex, canonicalJson } from "../lib/hash.ts";
+import { oracleBlake3Hex, oracleCanonicalJson } from "./_oracle.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
+import {
+  LIFECYCLE_EVENTS,
+  type LifecycleSpec,
+  lifecycleSpec,
+  lifecycleSpecOfKind,
+} from "../lib/lifecycle.ts";
 import { PAYLOAD_FIELDS, type StoredRow } from "../lib/rows.ts";
 import { redactText, redactValue } from "../lib/redact/mod.ts";
 import { scriptBlock, type ScriptStep } from "./claude/model_server.ts";
@@ -63,7 +69,7 @@ function expectedPayload(payload: Record<string, unknown>): Record<string, unkno
       const redacted = redactText(String(payload.prompt));
       return {
         ...common,
-        prompt_hash: blake3Hex(redacted.text),
+        prompt_hash: oracleBlake3Hex(redacted.text),
         prompt_redacted: redacted.text,
         redaction_match_count: redacted.matchCount,
         ...(payload.prompt_id !== undefined ? { prompt_id: payload.prompt_id } : {}),
@@ -77,7 +83,7 @@ function expectedPayload(payload: Record<string, unknown>): Record<string, unkno
       return {
         ...common,
         tool_name: payload.tool_name,
-        tool_args_hash: blake3Hex(canonicalJson(redactValue(payload.tool_input).value)),
+        tool_args_hash: oracleBlake3Hex(oracleCanonicalJson(redactValue(payload.tool_input).value)),
         outcome: payload.hook_event_name === "PostToolUse" ? "success" : "error",
         duration_ms: payload.duration_ms ?? null,
         ...(payload.tool_use_id !== undefined ? { tool_use_id: payload.tool_use_id } : {}),
@@ -99,7 +105,39 @@ function expectedPayload(payload: Record<string, unknown>): Record<string, unkno
       };
     }
   }
-  throw new TypeError(`Cannot expect a row: unknown event ${String(payload.hook_event_name)}`);
+  const spec = lifecycleSpec(String(payload.hook_event_name));
+  if (spec === undefined) {
+    throw new TypeError(`Cannot expect a row: unknown event ${String(payload.hook_event_name)}`);
+  }
+  return expectedLifecycle(payload, spec);
+}
+
+/** A lifecycle row's expected fields, spelled out here rather than by `lib/lifecycle.ts`. */
+function expectedLifecycle(
+  payload: Record<string, unknown>,
+  spec: LifecycleSpec,
+): Record<string, unknown> {
+  const redacted = (value: unknown) => redactText(String(value)).text;
+  const out: Record<string, unknown> = { session_id: payload.session_id };
+  if (spec.tool) {
+    out.tool_name = redacted(payload.tool_name);
+    out.tool_args_hash = oracleBlake3Hex(
+      oracleCanonicalJson(redactValue(payload.tool_input ?? {}).value),
+    );
+  }
+  for (const [name, type] of Object.entries(spec.fields)) {
+    if (typeof payload[name] !== "string") continue;
+    const text = redacted(payload[name]);
+    if (type === "text") out[`${name}_redacted`] = text;
+    else out[name] = type === "label" ? [...text].slice(0, 64).join("") : text;
+  }
+  if (spec.totals) out.prompt_count = out.tool_use_count = out.duration_ms = "made up";
+  out.cwd = redacted(payload.cwd);
+  for (const name of ["prompt_id", "tool_use_id", "agent_id", "agent_type"]) {
+    if (typeof payload[name] === "string") out[name] = redacted(payload[name]);
+  }
+  for (const field of MADE_UP) delete out[field];
+  return out;
 }
 
 const KIND_OF_EVENT: Record<string, string> = {
@@ -107,6 +145,9 @@ const KIND_OF_EVENT: Record<string, string> = {
   PostToolUse: ROW_KINDS.toolUse,
   PostToolUseFailure: ROW_KINDS.toolUse,
   Stop: ROW_KINDS.sessionCompleted,
+  ...Object.fromEntries(
+    Object.entries(LIFECYCLE_EVENTS).map(([event, spec]) => [event, spec.kind]),
+  ),
 };
 
 /** The fields our pipeline makes up rather than copies: checked for shape, not value. */
@@ -197,8 +238,14 @@ function assertEqualSafe(actual: unknown, expected: unknown): boolean {
   }
 }
 
+/** The rows of the turns themselves (prompts, tools, Stop), without the lifecycle rows around them. */
+function turnRows(result: ScenarioResult): StoredRow[] {
+  return result.rows.filter((row) => lifecycleSpecOfKind(row.kind) === undefined);
+}
+
+/** The turn rows (prompts, tools, Stop) in a line each; lifecycle rows have tests of their own. */
 function summary(rows: StoredRow[]): string[] {
-  return rows.map((row) => {
+  return rows.filter((row) => lifecycleSpecOfKind(row.kind) === undefined).map((row) => {
     const p = row.payload;
     if (row.kind === ROW_KINDS.toolUse) return `tool ${String(p.tool_name)} ${String(p.outcome)}`;
     if (row.kind === ROW_KINDS.prompt) return "prompt";
@@ -233,11 +280,11 @@ Deno.test("claude -p with a prompt holding secrets: one prompt row, one Stop row
   });
   assertCommon(result, ["Noted."]);
   assert.deepEqual(summary(result.rows), ["prompt", "stop prompts=1 tools=0"]);
-  const promptRow = result.rows[0]!.payload;
+  const promptRow = turnRows(result)[0]!.payload;
   assert.equal(promptRow.redaction_match_count, 3);
   assert.ok(String(promptRow.prompt_redacted).startsWith("Deploy with <ANTHROPIC_KEY> and "));
   assert.equal(promptRow.cwd, result.project);
-  assert.equal(result.rows[1]!.payload.last_assistant_message_redacted, "Noted.");
+  assert.equal(turnRows(result)[1]!.payload.last_assistant_message_redacted, "Noted.");
 });
 
 Deno.test("claude -p running Bash that succeeds then fails: a success row, an error row with 'Exit code 3'", async () => {
@@ -258,7 +305,7 @@ Deno.test("claude -p running Bash that succeeds then fails: a success row, an er
     "tool Bash error",
     "stop prompts=1 tools=2",
   ]);
-  const [ok, failed] = [result.rows[1]!.payload, result.rows[2]!.payload];
+  const [ok, failed] = [turnRows(result)[1]!.payload, turnRows(result)[2]!.payload];
   assert.deepEqual([ok.tool_use_id, failed.tool_use_id], scriptedToolIds(result, "Bash"));
   assert.equal(failed.error, "Exit code 3");
   assert.ok(!("error" in ok));
@@ -326,7 +373,7 @@ Deno.test("claude -p reading two files in parallel: two Read rows, in any order,
     "stop prompts=1 tools=2",
   ]);
   assert.deepEqual(
-    result.rows.slice(1, 3).map((r) => r.payload.tool_use_id).sort(),
+    turnRows(result).slice(1, 3).map((r) => r.payload.tool_use_id).sort(),
     scriptedToolIds(result, "Read").sort(),
   );
 });
@@ -361,11 +408,11 @@ Deno.test("claude -p running a subagent: its Bash row carries agent_id and agent
     "tool Agent success",
     "stop prompts=1 tools=2",
   ]);
-  const [inSubagent, agent] = [result.rows[1]!.payload, result.rows[2]!.payload];
+  const [inSubagent, agent] = [turnRows(result)[1]!.payload, turnRows(result)[2]!.payload];
   assert.match(String(inSubagent.agent_id), AGENT_ID);
   assert.equal(inSubagent.agent_type, "general-purpose");
   assert.ok(!("agent_id" in agent) && !("agent_type" in agent));
-  assert.equal(sessionOf(result.rows[1]!), sessionOf(result.rows[0]!), "same session");
+  assert.equal(sessionOf(turnRows(result)[1]!), sessionOf(turnRows(result)[0]!), "same session");
 });
 
 Deno.test("claude -p calling an MCP tool: a success row and an error row named mcp__probe__echo", async () => {
@@ -388,7 +435,7 @@ Deno.test("claude -p calling an MCP tool: a success row and an error row named m
     `tool ${MCP_TOOL} error`,
     "stop prompts=1 tools=2",
   ]);
-  assert.equal(result.rows[2]!.payload.error, "echo failed");
+  assert.equal(turnRows(result)[2]!.payload.error, "echo failed");
 });
 
 Deno.test("claude -p over two turns of one session (--session-id, --resume): one trace id, cumulative Stop counts", async () => {
@@ -425,7 +472,7 @@ Deno.test("claude -p over two turns of one session (--session-id, --resume): one
   ]);
   assert.deepEqual([...new Set(result.rows.map(sessionOf))], [sessionId]);
   assert.equal(new Set(result.rows.map((r) => r.payload.trace_id)).size, 1);
-  const [first, second] = [result.rows[2]!.payload, result.rows[6]!.payload];
+  const [first, second] = [turnRows(result)[2]!.payload, turnRows(result)[6]!.payload];
   assert.ok(Number(second.duration_ms) >= Number(first.duration_ms), "duration grows");
 });
 

@@ -171,19 +171,42 @@ function residentKiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
 }
 
-Deno.test("daemon: 2,000 hostile frames leave it alive with resident memory bounded", async () => {
+Deno.test("daemon: 8,000 hostile frames and 200 MiB of refused bodies leave it alive, resident memory bounded", async () => {
   const daemon = await startTestDaemon();
   try {
     const pid = daemon.process.pid;
     const next = random(7);
-    for (let i = 0; i < 200; i++) await sendRaw(daemon.socket, hostileBytes(next, i));
+    // A first round as large as the measured one, so that the heap has grown to its working size.
+    const sendRound = async (from: number, to: number): Promise<number> => {
+      let sent = 0;
+      for (let i = from; i < to; i++) {
+        const bytes = hostileBytes(next, i);
+        sent += bytes.length;
+        await sendRaw(daemon.socket, bytes);
+        // And every 10th time a 256 KiB body that is not JSON: a daemon keeping what it refused
+        // would grow by all of it.
+        if (i % 10 === 0) {
+          const garbage = withBody(new Uint8Array(256 * 1024).fill(0x7b));
+          sent += garbage.length;
+          await sendRaw(daemon.socket, garbage);
+        }
+      }
+      return sent;
+    };
+    await sendRound(0, 4000);
     const before = residentKiB(pid);
-    for (let i = 200; i < 2200; i++) await sendRaw(daemon.socket, hostileBytes(next, i));
+    const sentBytes = await sendRound(4000, 8000);
     await sendRaw(daemon.socket, encodeFrame(testFrame(999_999)));
     const rows = await waitForRows(daemon.db, 1);
     assert.ok(rows.some((row) => row.payload.prompt_redacted === "prompt number 999999"));
     const after = residentKiB(pid);
-    assert.ok(after < before * 1.5 + 20_000, `RSS ${before} KiB → ${after} KiB`);
+    // The allowance is half of what the round sent (about 51 MiB of 102): keeping the input fails.
+    const allowanceKiB = sentBytes / 1024 / 2;
+    assert.ok(sentBytes > 96 * 1024 * 1024, `sent ${sentBytes} bytes`);
+    assert.ok(
+      after - before < allowanceKiB,
+      `RSS ${before} KiB → ${after} KiB, allowance ${allowanceKiB.toFixed(0)} KiB`,
+    );
   } finally {
     await daemon.stop();
   }

@@ -135,7 +135,7 @@ Deno.test("install CLI is idempotent, keeps the user's Stop hook first, uninstal
 
     const removed = await cli(["uninstall", `${dir}/proj`], { env });
     assert.equal(removed.code, 0, removed.stderr);
-    assert.match(removed.stdout, /^uninstalled from .*: removed 4 entries/);
+    assert.match(removed.stdout, /^uninstalled from .*: removed 16 entries/);
     assert.equal(await Deno.readTextFile(file), USER_STOP);
     assert.equal(await Deno.readTextFile(`${dir}/proj/.claude/settings.local.json`), "{ not json");
     const after = await cli(["status", `${dir}/proj`], { env });

@@ -21,11 +21,9 @@ import {
   DEFAULT_HOOK_SCRIPT,
   isOurCommand,
   parseHookCommand,
-  shellQuote,
 } from "../lib/hook_command.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import { fileUrlToPath } from "../lib/file_url.ts";
-import { hookPermissionFlags } from "../lib/permissions.ts";
 import type { StoredRow } from "../lib/rows.ts";
 
 /**
@@ -62,22 +60,41 @@ function uninstall(text: string) {
   return uninstallHooks(text, RECOGNISE);
 }
 
-Deno.test("ourHooks() installs exactly the four capture events with a timeout in seconds", {
-  permissions: "none",
-}, () => {
-  assert.deepEqual(HOOKS.map((hook) => hook.event), [
-    "UserPromptSubmit",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "Stop",
-  ]);
-  assert.deepEqual(HOOKS.map((hook) => hook.matcher), [undefined, "*", "*", undefined]);
-  for (const hook of HOOKS) {
-    assert.equal(hook.timeout, HOOK_TIMEOUT_SECONDS);
-    assert.ok(hook.timeout >= 1 && hook.timeout <= 10, "seconds, not milliseconds");
-    assert.ok(isOurCommand(hook.command));
-  }
-});
+Deno.test(
+  "ourHooks() installs exactly the capture and lifecycle events with a timeout in seconds",
+  {
+    permissions: "none",
+  },
+  () => {
+    assert.deepEqual(HOOKS.map((hook) => hook.event), [
+      "UserPromptSubmit",
+      "PostToolUse",
+      "PostToolUseFailure",
+      "Stop",
+      "SessionStart",
+      "SessionEnd",
+      "SubagentStart",
+      "SubagentStop",
+      "PreCompact",
+      "PostCompact",
+      "StopFailure",
+      "PermissionRequest",
+      "PermissionDenied",
+      "ConfigChange",
+      "InstructionsLoaded",
+      "CwdChanged",
+    ]);
+    assert.deepEqual(
+      HOOKS.map((hook) => hook.matcher),
+      [undefined, "*", "*", ...Array(13).fill(undefined)],
+    );
+    for (const hook of HOOKS) {
+      assert.equal(hook.timeout, HOOK_TIMEOUT_SECONDS);
+      assert.ok(hook.timeout >= 1 && hook.timeout <= 10, "seconds, not milliseconds");
+      assert.ok(isOurCommand(hook.command));
+    }
+  },
+);
 
 Deno.test("buildHookCommand() is absolute, shell-quoted and carries paths and flags", {
   permissions: "none",
@@ -88,23 +105,42 @@ Deno.test("buildHookCommand() is absolute, shell-quoted and carries paths and fl
     traceDir: "/tmp/a b/traces",
     allowEmailDomains: ["example.com"],
   });
-  const flags = hookPermissionFlags({ socket: "/tmp/a b/s.sock", traceDir: "/tmp/a b/traces" })
-    .map((flag) => /^[A-Za-z0-9_@%+=:,./-]+$/.test(flag) ? flag : shellQuote(flag)).join(" ");
+  // Written out word for word, not rebuilt with the helpers that build it; only the checkout's
+  // own script path is taken as it is.
   assert.equal(
     command,
-    `exec '/opt/it'\\''s/deno' run -q --v8-flags=--no-sparkplug,--no-regexp-tier-up,--single-threaded ${flags} ${
-      shellQuote(DEFAULT_HOOK_SCRIPT)
-    } ` +
-      `--socket '/tmp/a b/s.sock' --trace-dir '/tmp/a b/traces' ` +
-      `--allow-email-domain 'example.com' posttooluse`,
+    [
+      "exec",
+      String.raw`'/opt/it'\''s/deno'`,
+      "run",
+      "-q",
+      "--v8-flags=--no-sparkplug,--no-regexp-tier-up,--single-threaded",
+      "--no-config",
+      "--no-remote",
+      "--no-npm",
+      "--no-prompt",
+      "'--allow-read=/tmp/a b/traces,/tmp/a b/s.sock'",
+      "'--allow-write=/tmp/a b/traces,/tmp/a b/s.sock'",
+      "'--allow-net=unix:/tmp/a b/s.sock'",
+      "--allow-sys=uid",
+      "--allow-env=TRACEPARENT",
+      `'${DEFAULT_HOOK_SCRIPT.replaceAll("'", String.raw`'\''`)}'`,
+      "--socket",
+      "'/tmp/a b/s.sock'",
+      "--trace-dir",
+      "'/tmp/a b/traces'",
+      "--allow-email-domain",
+      "'example.com'",
+      "posttooluse",
+    ].join(" "),
   );
-  assert.ok(command.includes(` '--allow-read=/tmp/a b/traces,/tmp/a b/s.sock' `));
   assert.deepEqual(parseHookCommand(command), {
     denoPath: "/opt/it's/deno",
     scriptPath: DEFAULT_HOOK_SCRIPT,
     socket: "/tmp/a b/s.sock",
     traceDir: "/tmp/a b/traces",
     event: "posttooluse",
+    toolDetail: "hash",
   });
   // Installed before the command began with `exec`: still ours, read the same.
   assert.deepEqual(parseHookCommand(command.replace(/^exec /, "")), parseHookCommand(command));
@@ -141,7 +177,7 @@ Deno.test("installHooks() creates the file's content when there is none", {
   permissions: "none",
 }, () => {
   const { text, changes } = install(undefined);
-  assert.equal(changes.length, 4);
+  assert.equal(changes.length, 16);
   assert.ok(text.endsWith("}\n"));
   const value = JSON.parse(text);
   assert.deepEqual(Object.keys(value.hooks), HOOKS.map((hook) => hook.event));

@@ -138,6 +138,7 @@ Deno.test("daemonPermissionFlags() allow the store's own paths, trace dir and so
   const db = `${dir}/store/capture.db`;
   await Deno.mkdir(`${dir}/store`);
   await Deno.mkdir(`${db}.quarantine`);
+  await Deno.mkdir(traceDir);
   await Deno.writeTextFile(`${dir}/store/notes.txt`, "x");
   const tcp = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (tcp.addr as Deno.NetAddr).port;

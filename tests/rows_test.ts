@@ -11,7 +11,7 @@ import { buildDraft, isTaskNotification, redactionFailedDraft } from "../lib/dra
 import { ROW_KINDS } from "../lib/kinds.ts";
 import type { ToolPayload } from "../lib/payload.ts";
 import { completePayload, PAYLOAD_FIELDS } from "../lib/rows.ts";
-import { blake3Hex, canonicalJson } from "../lib/hash.ts";
+import { oracleBlake3Hex } from "./_oracle.ts";
 import type { Frame } from "../lib/frame.ts";
 
 const CONTEXT = { traceId: "ab".repeat(16), capturedAtNs: 1764460800000000000 };
@@ -44,7 +44,8 @@ Deno.test({
     assert.ok(!JSON.stringify(draft.payload).includes(AWS));
     assert.equal(draft.matchCount, 1);
     const row = completePayload(frameFor(draft), NO_SESSION);
-    assert.equal(row.prompt_hash, blake3Hex(String(row.prompt_redacted)));
+    assert.equal(row.prompt_redacted, "deploy with <AWS_KEY> please");
+    assert.equal(row.prompt_hash, oracleBlake3Hex("deploy with <AWS_KEY> please"));
     assert.deepEqual(Object.keys(row), PAYLOAD_FIELDS[ROW_KINDS.prompt].filter((f) => f in row));
   },
 });
@@ -65,7 +66,11 @@ Deno.test({
     const draft = buildDraft(payload, CONTEXT);
     const row = completePayload(frameFor(draft), NO_SESSION);
     assert.ok(!("tool_args_redacted" in row));
-    assert.equal(row.tool_args_hash, blake3Hex(canonicalJson(draft.payload.tool_args_redacted)));
+    // The expected hash from literal canonical bytes and the independent oracle, not the code under test.
+    assert.equal(
+      row.tool_args_hash,
+      oracleBlake3Hex('{"command":"aws s3 ls --key <AWS_KEY>","flags":["-r"]}'),
+    );
     assert.equal(row.outcome, "error");
     assert.equal(row.error, "Exit code 2");
     assert.ok(!JSON.stringify(row).includes(AWS));

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { HOOK_EVENTS } from "../../lib/kinds.ts";
 import { fileUrlToPath } from "../../lib/file_url.ts";
 
 /** The Claude Code version the tests pin (keep in step with `install_cli.sh`). */
@@ -142,22 +143,20 @@ export async function createTempProject(options: TempProjectOptions = {}): Promi
 }
 
 /**
- * A `settings.json` object that runs one shell command for each capture event
- * (UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop), the way `install` lays them out.
+ * A `settings.json` object that runs one shell command for each event our hooks capture
+ * (`HOOK_EVENTS`: the prompt, tool and Stop events and the lifecycle ones), the way `install` lays
+ * them out.
  */
 export function settingsWithHook(command: string): Record<string, unknown> {
-  const entry = (matcher: boolean) => [{
-    ...(matcher ? { matcher: "*" } : {}),
-    hooks: [{ type: "command", command, timeout: 10 }],
-  }];
-  return {
-    hooks: {
-      UserPromptSubmit: entry(false),
-      PostToolUse: entry(true),
-      PostToolUseFailure: entry(true),
-      Stop: entry(false),
-    },
-  };
+  const matched = new Set(["PostToolUse", "PostToolUseFailure"]);
+  const hooks: Record<string, unknown> = {};
+  for (const event of Object.values(HOOK_EVENTS)) {
+    hooks[event] = [{
+      ...(matched.has(event) ? { matcher: "*" } : {}),
+      hooks: [{ type: "command", command, timeout: 10 }],
+    }];
+  }
+  return { hooks };
 }
 
 /** Options for {@linkcode runTurn}. */

@@ -41,6 +41,11 @@ export interface TurnSpec {
    * @default ["Bash", "Write", "Read", "Edit"]
    */
   allowedTools?: string[];
+  /**
+   * Extra CLI arguments (`--permission-mode auto`, say).
+   * @default []
+   */
+  extraArgs?: string[];
 }
 
 /** Options for {@linkcode runScenario}. */
@@ -74,6 +79,11 @@ export interface ScenarioOptions {
    * @default 15_000
    */
   rowsTimeoutMs?: number;
+  /**
+   * Extra `install` arguments (`--tool-detail subject`, say).
+   * @default []
+   */
+  installArgs?: string[];
   /**
    * Extra environment for every `claude -p` run (its own telemetry, say).
    * @default {}
@@ -169,9 +179,13 @@ async function runDeno(
  *
  * @throws {Error} when the installer fails
  */
-export async function installCapture(project: TempProject, daemon: TestDaemon): Promise<void> {
+export async function installCapture(
+  project: TempProject,
+  daemon: TestDaemon,
+  extraArgs: readonly string[] = [],
+): Promise<void> {
   const result = await runDeno(
-    ["run", "-q", "-A", `${ROOT}/install/main.ts`, "install", project.project],
+    ["run", "-q", "-A", `${ROOT}/install/main.ts`, "install", project.project, ...extraArgs],
     { HOME: project.home, ...daemon.env },
   );
   if (result.code !== 0) {
@@ -267,7 +281,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     project = await createTempProject({ files });
     const recordings = `${project.root}/payloads`;
     await Deno.mkdir(recordings);
-    if (capture) await installCapture(project, daemon);
+    if (capture) await installCapture(project, daemon, options.installArgs ?? []);
     await options.prepare?.(project);
     await Deno.writeTextFile(
       `${project.project}/.claude/settings.local.json`,
@@ -284,6 +298,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
           ...(turn.sessionId !== undefined ? { sessionId: turn.sessionId } : {}),
           ...(turn.resume !== undefined ? { resume: turn.resume } : {}),
           ...(turn.allowedTools !== undefined ? { allowedTools: turn.allowedTools } : {}),
+          ...(turn.extraArgs !== undefined ? { extraArgs: turn.extraArgs } : {}),
           ...(mcpConfig !== undefined ? { mcpConfig } : {}),
           env: claudeEnv,
         }),
