@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { type Frame, FRAME_VERSION, MAX_FRAME_BYTES, parseFrameBody } from "../lib/frame.ts";
+import { type Frame, FRAME_VERSION, MAX_FRAME_BYTES } from "../lib/frame.ts";
 import { CUT_MARKER, encodeFittedFrame } from "../lib/frame_fit.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import { readRows, runHook, startTestDaemon, waitForRows } from "./_daemon.ts";
