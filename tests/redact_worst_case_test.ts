@@ -12,6 +12,7 @@
 
 import assert from "node:assert/strict";
 import { redactText } from "../lib/redact/mod.ts";
+import { RULES } from "../lib/redact/rules/mod.ts";
 import { repeatTo, rulePrefixes } from "../bench/_payloads.ts";
 import { readRows, runHook, startTestDaemon, waitForRows } from "./_daemon.ts";
 
@@ -53,6 +54,31 @@ function ratios(size: number): Array<{ prefix: string; ratio: number }> {
   });
   return out.sort((a, b) => b.ratio - a.ratio);
 }
+
+Deno.test({
+  name:
+    "no rule's pattern has an unbounded quantifier {n,} (V8 overflows its stack on a 16 MiB run)",
+  permissions: "none",
+  fn() {
+    for (const rule of RULES) {
+      assert.doesNotMatch(rule.pattern().source, /\{\d+,\}/, rule.id);
+    }
+  },
+});
+
+Deno.test({
+  name: "redactText() does not throw on a token prefix followed by 16 MiB of token characters",
+  permissions: "none",
+  fn() {
+    const run = "aB3".repeat(Math.ceil((16 * MIB) / 3));
+    for (
+      const prefix of ["eyJ", "sk-", "api_key=", "Authorization: Basic ", "AccountKey=", "xoxb-"]
+    ) {
+      const result = redactText(prefix + run);
+      assert.ok(result.text.length > 16 * MIB - 8192, prefix);
+    }
+  },
+});
 
 let slowest: string[] = [];
 

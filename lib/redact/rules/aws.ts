@@ -126,9 +126,9 @@ export const awsSessionToken: Rule = {
   ],
   pattern: () =>
     new RegExp(
-      "(?:(?<![A-Za-z0-9/+])(?<secret>(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9/+=]{40,})" +
+      "(?:(?<![A-Za-z0-9/+])(?<secret>(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9/+=]{40,8192})" +
         "|(?<![\\w-])(?:aws_?session_?token|session_?token|aws_?security_?token|x-amz-security-token)" +
-        "(?:\\\\?[\"'])?\\s{0,4}[:=]\\s{0,4}(?:\\\\?[\"'])?(?<secret>[A-Za-z0-9/+=]{100,}))",
+        "(?:\\\\?[\"'])?\\s{0,4}[:=]\\s{0,4}(?:\\\\?[\"'])?(?<secret>[A-Za-z0-9/+=]{100,8192}))",
       "dgi",
     ),
   secretGroup: "secret",

@@ -23,7 +23,7 @@ export const basicAuth: Rule = {
   placeholder: "<BASIC_AUTH>",
   keywords: ["basic"],
   pattern: () =>
-    /\b(?:Basic|BASIC|basic)[ \t]+(?<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/dg,
+    /\b(?:Basic|BASIC|basic)[ \t]+(?<secret>[A-Za-z0-9+/]{8,8192}={0,2})(?![A-Za-z0-9+/=])/dg,
   secretGroup: "secret",
   priority: 650,
   validators: [decodesToUserPass],

@@ -19,7 +19,7 @@ export const bearer: Rule = {
   pattern: () =>
     new RegExp(
       "(?:\\b(?:[Bb]earer|BEARER|SSWS)|[Aa]uthorization(?:\\\\?[\"'])?[ \\t]*[:=][ \\t]*(?:\\\\?[\"'])?(?:[Tt]oken|TOKEN))" +
-        "[ \\t]+(?<secret>[A-Za-z0-9._~+/-]{15,}[A-Za-z0-9_~+/-]=*)",
+        "[ \\t]+(?<secret>[A-Za-z0-9._~+/-]{15,8192}[A-Za-z0-9_~+/-]={0,2})",
       "dg",
     ),
   secretGroup: "secret",

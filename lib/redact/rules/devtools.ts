@@ -20,7 +20,7 @@ export const pypi: Rule = token({
   description: "PyPI / TestPyPI upload token (pypi-AgEIcHlwaS5vcmc…)",
   placeholder: "<PYPI_TOKEN>",
   keywords: ["pypi-ag"],
-  pattern: () => /(?<![\w-])pypi-Ag(?:EIcHlwaS5vcmc|ENdGVzdC5weXBpLm9yZw)[\w-]{50,}/dg,
+  pattern: () => /(?<![\w-])pypi-Ag(?:EIcHlwaS5vcmc|ENdGVzdC5weXBpLm9yZw)[\w-]{50,8192}/dg,
   truePositives: [
     "twine upload -u __token__ -p pypi-AgEIcHlwaS5vcmcN54N9n4RtNk8FMQlM2UTs2VvWCSD5xVHHiZ4jfpMhekzy3aa2yPdppvZNicQtJeBJJ2_AiN3CZ6OD9M_yc4qXfutp9KN8Qj4vHjGJWqKokr6tGzE7pzqcyp4 dist/*",
     "[testpypi]\npassword = pypi-AgENdGVzdC5weXBpLm9yZw8ufgIDqkWilTgNAWIeAEFcUySfXJ8cwf2KfZQt6FCDGXUizl6U43HYXYI6qtrC90vfpMs3hLU8VXSwGQqiITHmh2ON",
@@ -82,7 +82,7 @@ export const jfrog: Rule = token({
   description: "JFrog API key (AKCp) and identity / reference token (cmVmdGtuOjAxOj…)",
   placeholder: "<JFROG_TOKEN>",
   keywords: ["akcp", "cmvmdgtuojaxoj"],
-  pattern: () => /(?<![\w-])(?:AKCp[A-Za-z0-9]{69}|cmVmdGtuOjAxOj[A-Za-z0-9]{50,})(?![\w-])/dg,
+  pattern: () => /(?<![\w-])(?:AKCp[A-Za-z0-9]{69}|cmVmdGtuOjAxOj[A-Za-z0-9]{50,8192})(?![\w-])/dg,
   truePositives: [
     "artifactory_api_key: AKCp7TnCTstgDJnq3QyQyHMdrJDa9OTB6H5mZCvkRYoUjghyDS3ElcNt7pOQw5Z1XCTS5csoB",
     'curl -H "Authorization: Bearer cmVmdGtuOjAxOjCTXj2iXOls0UqcukVAhYbeqH3dhQr2DO4195ig9ww4KM128n9T" https://acme.jfrog.io/artifactory/api/repositories',

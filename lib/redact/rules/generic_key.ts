@@ -116,7 +116,7 @@ export const genericKey: Rule = {
       "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure)[\\w.-]{0,40})" +
         "(?:(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:\\\\?[\"'])?|\\([ \\t]{0,4}\\\\?[\"'])" +
         "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?)" +
-        "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,})",
+        "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,8192})",
       "dgi",
     ),
   secretGroup: "secret",

@@ -25,7 +25,7 @@ export const gitlab: Rule = {
     "gloas-",
   ],
   pattern: () =>
-    /(?<![\w-])(?:glpat|gldt|glrt|glptt|glft|glimt|glagent|glsoat|glcbt|gloas)-[A-Za-z0-9_-]{20,}(?![\w-])/dg,
+    /(?<![\w-])(?:glpat|gldt|glrt|glptt|glft|glimt|glagent|glsoat|glcbt|gloas)-[A-Za-z0-9_-]{20,8192}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder, minEntropy(3)],
   allowlist: [],

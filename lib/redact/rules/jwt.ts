@@ -26,7 +26,8 @@ export const jwt: Rule = {
   description: "JSON Web Token: base64url JSON header and payload, and the signature if any",
   placeholder: "<JWT>",
   keywords: ["eyj"],
-  pattern: () => /(?<![\w-])eyJ[\w-]{6,}\.eyJ[\w-]{6,}(?<signature>\.[\w-]*)?(?![\w-])/dg,
+  pattern: () =>
+    /(?<![\w-])eyJ[\w-]{6,8192}\.eyJ[\w-]{6,8192}(?<signature>\.[\w-]{0,8192})?(?![\w-])/dg,
   priority: 700,
   validators: [headerOfTwoParts],
   allowlist: [],

@@ -13,7 +13,7 @@ export const npm: Rule = {
   description: "npm access token",
   placeholder: "<NPM_TOKEN>",
   keywords: ["npm_"],
-  pattern: () => /(?<![\w-])npm_[A-Za-z0-9]{30,}(?![\w-])/dg,
+  pattern: () => /(?<![\w-])npm_[A-Za-z0-9]{30,8192}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder, minEntropy(3)],
   allowlist: [],

@@ -15,7 +15,7 @@ export const slackToken: Rule = {
   description: "Slack bot, user, app-level and configuration tokens",
   placeholder: "<SLACK_TOKEN>",
   keywords: ["xox", "xapp-"],
-  pattern: () => /(?<![\w-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}(?![\w-])/dg,
+  pattern: () => /(?<![\w-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,8192}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder, hasDigitAndLetter],
   allowlist: [],
@@ -38,7 +38,7 @@ export const slackWebhook: Rule = {
   placeholder: "<SLACK_WEBHOOK>",
   keywords: ["hooks.slack.com"],
   pattern: () =>
-    /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}\/(?<secret>[A-Za-z0-9]{16,})/dg,
+    /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}\/(?<secret>[A-Za-z0-9]{16,8192})/dg,
   secretGroup: "secret",
   priority: 800,
   validators: [notPlaceholder],
