@@ -12,6 +12,7 @@
  * @module
  */
 
+import { type CommandSpec, EXIT, parseOrExit } from "../lib/cli.ts";
 import { startTestDaemon, type TestDaemon, waitForRows } from "../tests/_daemon.ts";
 import { scriptBlock } from "../tests/claude/model_server.ts";
 import { startModelServer } from "../tests/claude/model_server.ts";
@@ -38,16 +39,26 @@ interface HookTiming {
 
 const EVENTS = ["UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop"] as const;
 
+const BENCH_CLAUDE_SPEC: CommandSpec = {
+  command: "bench:claude",
+  usage: `usage: deno task bench:claude [--turns N]
+
+Runs the pinned Claude Code CLI against a local model server, N turns with our hooks
+and N with a plain cat hook, and prints the hook timings Claude Code itself reports.
+
+  --turns N  turns per setup (the task passes 10; the last --turns given wins)
+
+Exit codes: 0 done, 1 failed, 2 bad usage.`,
+  options: [{ name: "--turns", value: "N", repeat: true }],
+};
+
 function parseTurns(args: string[]): number {
-  const at = args.indexOf("--turns");
-  if (at < 0) return 5;
-  const n = Number(args[at + 1]);
-  if (!Number.isInteger(n) || n < 1) {
-    throw new RangeError(
-      `Cannot run the bench: --turns needs a positive integer, got ${args[at + 1]}`,
-    );
+  const given = parseOrExit(BENCH_CLAUDE_SPEC, args).options.get("--turns")?.at(-1) ?? "5";
+  if (!/^[1-9][0-9]{0,4}$/.test(given)) {
+    console.error(`cyberos-memory bench:claude: --turns needs a positive count, got "${given}"`);
+    Deno.exit(EXIT.usage);
   }
-  return n;
+  return Number(given);
 }
 
 function turnPrompt(project: string, turn: number): string {
@@ -128,7 +139,7 @@ function table(timings: HookTiming[], turnMs: Record<Setup, number[]>, turns: nu
 }
 
 async function main(): Promise<void> {
-  const turns = parseTurns(Deno.args);
+  const turns = parseTurns([...Deno.args]);
   await ensureClaudeCli();
   const server = await startModelServer();
   const otlp = startOtlpReceiver();

@@ -19,6 +19,7 @@
  * @module
  */
 
+import { type CommandSpec, EXIT, optionValue, parseOrExit } from "../lib/cli.ts";
 import { startTestDaemon } from "../tests/_daemon.ts";
 import type { HookEvent } from "../lib/kinds.ts";
 import { fileUrlToPath } from "../lib/file_url.ts";
@@ -46,8 +47,25 @@ import {
 /** claude-mem's hook on this machine class (issue 6): median and p95, ms. */
 const CLAUDE_MEM = { median: 800, p95: 870 };
 
-const runsArg = Deno.args.indexOf("--runs");
-const RUNS = runsArg >= 0 ? Number(Deno.args[runsArg + 1]) : 100;
+const BENCH_SPEC: CommandSpec = {
+  command: "bench",
+  usage: `usage: deno task bench [--runs N]
+
+Measures the hook (whole process, against an empty deno run), redaction and daemon
+ingest, checks the gates, prints markdown tables and writes bench/latest.md.
+
+  --runs N  hook runs per scenario (default 100)
+
+Exit codes: 0 every gate passed, 1 a gate failed, 2 bad usage.`,
+  options: [{ name: "--runs", value: "N" }],
+};
+
+const runsValue = optionValue(parseOrExit(BENCH_SPEC, Deno.args), "--runs") ?? "100";
+if (!/^[1-9][0-9]{0,5}$/.test(runsValue)) {
+  console.error(`cyberos-memory bench: --runs needs a positive count, got "${runsValue}"`);
+  Deno.exit(EXIT.usage);
+}
+const RUNS = Number(runsValue);
 
 const lines: string[] = [];
 const failures: string[] = [];

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type EnvLookup, resolvePaths } from "../lib/paths.ts";
+import { type EnvLookup, resolveDbPath } from "../lib/paths.ts";
 
 /** The environment variables coverage reads, and nothing else. */
 export const COVERAGE_ENV_VARS = [
@@ -34,7 +34,7 @@ export interface CoveragePaths {
 export function resolveCoveragePaths(env: EnvLookup): CoveragePaths {
   // Only the store's variables are asked: the socket and trace dir are not coverage's business.
   const storeOnly: EnvLookup = (name) => STORE_ENV_VARS.includes(name) ? env(name) : undefined;
-  const { db } = resolvePaths(storeOnly);
+  const db = resolveDbPath(storeOnly);
   const configDir = env("CLAUDE_CONFIG_DIR") || (env("HOME") ? `${env("HOME")}/.claude` : "");
   if (!configDir.startsWith("/")) {
     throw new TypeError(

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { DatabaseSync } from "node:sqlite";
+import { openReadOnlyDatabase } from "../lib/sqlite.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 
 /** A session the store has rows of. */
@@ -47,9 +47,7 @@ export interface CoverageStore {
  * @throws {Deno.errors.NotFound} when there is no store at `path`
  */
 export function openCoverageStore(path: string): CoverageStore {
-  Deno.statSync(path);
-  const db = new DatabaseSync(path, { readOnly: true });
-  db.exec("PRAGMA busy_timeout = 2000");
+  const db = openReadOnlyDatabase(path);
   const eventsOf = db.prepare(
     `SELECT kind, CAST(captured_at_ns AS TEXT) AS captured,
             json_extract(payload, '$.prompt_id') AS prompt_id,

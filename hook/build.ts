@@ -22,7 +22,21 @@
 import { parse } from "acorn";
 import { fullAncestor } from "acorn-walk";
 import { DEFAULT_HOOK_SCRIPT } from "../lib/hook_command.ts";
+import { type CommandSpec, EXIT, optionValue, parseOrExit } from "../lib/cli.ts";
 import { fileUrlToPath } from "../lib/file_url.ts";
+
+const BUNDLE_SPEC: CommandSpec = {
+  command: "bundle",
+  usage: `usage: deno task bundle [--out PATH]
+
+Builds hook/dist/hook.js, the one file install points the hooks at, from hook/main.ts.
+Run it after changing hook/ or anything it imports (a test checks the two agree).
+
+  --out PATH  write the bundle there instead (default: hook/dist/hook.js)
+
+Exit codes: 0 written, 1 failed (nothing written), 2 bad usage.`,
+  options: [{ name: "--out", value: "PATH" }],
+};
 
 const ENTRY = fileUrlToPath(new URL("./main.ts", import.meta.url));
 
@@ -197,16 +211,11 @@ export async function buildHookBundle(): Promise<string> {
 }
 
 if (import.meta.main) {
-  const outArg = Deno.args.indexOf("--out");
-  const out = outArg >= 0 ? Deno.args[outArg + 1] : DEFAULT_HOOK_SCRIPT;
-  if (out === undefined) {
-    console.error("hook/build.ts: --out needs a path; nothing was written");
-    Deno.exit(2);
-  }
+  const out = optionValue(parseOrExit(BUNDLE_SPEC, Deno.args), "--out") ?? DEFAULT_HOOK_SCRIPT;
   try {
     await Deno.writeTextFile(out, await buildHookBundle());
   } catch (error) {
-    console.error(`hook/build.ts: ${(error as Error).message}; ${out} is unchanged`);
-    Deno.exit(1);
+    console.error(`cyberos-memory bundle: ${(error as Error).message}; ${out} is unchanged`);
+    Deno.exit(EXIT.failed);
   }
 }

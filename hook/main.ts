@@ -4,8 +4,16 @@
  * sends one frame to the daemon and spools it, and exits 0 with stdout untouched,
  * whatever happens; anything but `ok` is one WARN line on stderr.
  *
- * Usage: `hook/main.ts [--socket PATH] [--trace-dir PATH] [--allow-email-domain D]... [--tool-detail hash|subject] EVENT`
- * (the paths default to DESIGN.md's defaults; of the environment the hook reads only `TRACEPARENT`).
+ * Usage: `hook/main.ts --socket PATH --trace-dir PATH [--allow-email-domain D]... [--tool-detail hash|subject] EVENT`
+ * (`install` writes the paths; of the environment the hook reads only `TRACEPARENT`).
+ *
+ * Trust: the trace dir is checked (a real folder of this user, mode 0700) at
+ * the first read of stdin, and again (same device and inode) before the
+ * frame is spooled. A socket inside that folder needs nothing more: nobody
+ * else can bind there. Any other socket must exist and belong to this user,
+ * checked right before the connect and again right after it (the same
+ * inode); a missing one is never connected to, since another user could bind
+ * it between a check and a connect (docs/security.md).
  * Two test seams, never written by `install`: `--fail-redaction` makes the
  * redactor throw (the fail-closed path), `--as-uid N` makes the trust checks
  * expect another uid (for tests that cannot chown a socket).
@@ -18,9 +26,17 @@ import { parseHookPayload } from "../lib/payload.ts";
 import { buildDraft, type Draft, redactionFailedDraft } from "../lib/draft.ts";
 import { type Frame, FRAME_VERSION, MAX_FRAME_BYTES, newFrameId } from "../lib/frame.ts";
 import { connectEarly, type PendingConnection, sendFrame } from "../lib/send.ts";
-import { DEFAULT_SOCKET_PATH, DEFAULT_TRACE_DIR, spoolDir } from "../lib/paths.ts";
+import { dirname, spoolDir } from "../lib/paths.ts";
 import { pruneSpool, spoolFileName, writeSpoolFile } from "../lib/spool.ts";
-import { distrustOf, fallbackTraceId, prepareTraceDir, sessionTraceId } from "../lib/trace_id.ts";
+import { fallbackTraceId, sessionTraceId } from "../lib/trace_id.ts";
+import {
+  checkPrivateDir,
+  checkSocket,
+  connectChecked,
+  recheck,
+  type TrustCheck,
+  UntrustedSocket,
+} from "../lib/trust.ts";
 import type { Outcome } from "../lib/outcomes.ts";
 import { decodeUtf8 } from "../lib/utf8.ts";
 import { parseJsonQuietly } from "../lib/json_parse.ts";
@@ -54,8 +70,8 @@ function warn(word: string, detail: string): void {
 }
 
 function parseArgs(argv: string[]): HookArgs | string {
-  let socket: string | undefined = DEFAULT_SOCKET_PATH;
-  let traceDir: string | undefined = DEFAULT_TRACE_DIR;
+  let socket: string | undefined;
+  let traceDir: string | undefined;
   let event: string | undefined;
   const allowEmailDomains: string[] = [];
   let toolDetail: string | undefined = "hash";
@@ -109,23 +125,30 @@ function readStdin(afterFirstRead: () => void): Uint8Array | undefined {
   return undefined;
 }
 
-function traceIdFor(args: HookArgs, sessionId: string, uid: number): {
-  traceId: string;
-  trusted: boolean;
-} {
+/**
+ * The trace dir's check, or the error that prevented it; `undefined` when it
+ * is missing and `create` is off (at the first read of stdin nothing is made
+ * yet: an invalid payload leaves no trace).
+ */
+function checkTraceDir(path: string, uid: number, create: boolean): TrustCheck | undefined {
   try {
-    const distrust = prepareTraceDir(args.traceDir, { uid });
-    if (distrust !== undefined) {
-      warn("trace_dir_untrusted", `${args.traceDir} ${distrust}; nothing is written there`);
-      return { traceId: fallbackTraceId(sessionId), trusted: false };
-    }
-    return {
-      traceId: sessionTraceId(args.traceDir, sessionId, { nowMs: Date.now() }),
-      trusted: true,
-    };
+    return checkPrivateDir(path, { uid, create });
+  } catch (error) {
+    if (!create && error instanceof Deno.errors.NotFound) return undefined;
+    return { distrust: `cannot be used: ${(error as Error).message}` };
+  }
+}
+
+function traceIdFor(args: HookArgs, sessionId: string, trace: TrustCheck): string {
+  if (trace.distrust !== undefined) {
+    warn("trace_dir_untrusted", `${args.traceDir} ${trace.distrust}; nothing is written there`);
+    return fallbackTraceId(sessionId);
+  }
+  try {
+    return sessionTraceId(args.traceDir, sessionId, { nowMs: Date.now() });
   } catch (error) {
     warn("trace_dir_untrusted", `${args.traceDir}: ${(error as Error).message}`);
-    return { traceId: fallbackTraceId(sessionId), trusted: false };
+    return fallbackTraceId(sessionId);
   }
 }
 
@@ -145,39 +168,85 @@ function draftFor(
   }
 }
 
-function spool(dir: string, name: string, bytes: Uint8Array): void {
+/**
+ * Spools the frame, if the trace dir is still the folder checked at the start
+ * and its spool a private folder of ours (never a symlink out of the grant).
+ */
+function spool(
+  args: HookArgs,
+  trace: TrustCheck,
+  uid: number,
+  file: { name: string; bytes: Uint8Array },
+): boolean {
   try {
-    try {
-      writeSpoolFile(dir, name, bytes);
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-      Deno.mkdirSync(dir, { mode: 0o700 });
-      writeSpoolFile(dir, name, bytes);
+    const distrust = trace.identity
+      ? recheck(args.traceDir, trace.identity, { uid, want: "folder" })
+      : trace.distrust;
+    if (distrust !== undefined) {
+      warn("trace_dir_untrusted", `${args.traceDir} ${distrust}; the frame is not spooled`);
+      return false;
     }
+    const dir = spoolDir(args.traceDir);
+    const checked = checkPrivateDir(dir, { uid, create: true });
+    if (checked.distrust !== undefined) {
+      warn("trace_dir_untrusted", `${dir} ${checked.distrust}; the frame is not spooled`);
+      return false;
+    }
+    writeSpoolFile(dir, file.name, file.bytes);
+    return true;
   } catch (error) {
-    warn("socket_unavailable", `cannot spool to ${dir}: ${(error as Error).message}`);
+    warn("socket_unavailable", `cannot spool to ${args.traceDir}: ${(error as Error).message}`);
+    return false;
   }
 }
 
-function socketDistrust(path: string, uid: number): string | undefined {
+/**
+ * Starts the connect once the socket is trusted: inside the trusted trace dir
+ * at once, anywhere else only when it exists and is ours (checked again once
+ * connected). `undefined` when there is nothing to connect to.
+ */
+function connectTrusted(
+  args: HookArgs,
+  trace: TrustCheck | undefined,
+  uid: number,
+): PendingConnection {
+  if (trace?.identity && dirname(args.socket) === args.traceDir) return connectEarly(args.socket);
+  let socket: TrustCheck;
   try {
-    return distrustOf(Deno.lstatSync(path), uid, "socket");
-  } catch {
-    return undefined; // Missing: connect reports socket_unavailable.
+    socket = checkSocket(args.socket, { uid });
+  } catch (error) {
+    return Promise.resolve(error as Error);
   }
+  if (socket.distrust !== undefined) {
+    return Promise.resolve(new UntrustedSocket(args.socket, socket.distrust));
+  }
+  return connectChecked(args.socket, socket.identity, { uid });
 }
+
+/** For a person who runs `deno task hook --help`; Claude Code never passes it. */
+const USAGE =
+  `usage: deno task hook [--socket PATH] [--trace-dir PATH] [--allow-email-domain D]... EVENT
+
+Claude Code runs this with one hook payload on stdin (install writes the command).
+EVENT: ${Object.keys(HOOK_EVENTS).join(", ")}. Always exits 0 with stdout empty;
+anything but a stored frame is one WARN line on stderr (docs/cli.md).
+`;
 
 async function main(): Promise<void> {
+  if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
+    return void Deno.stdout.writeSync(new TextEncoder().encode(USAGE));
+  }
   const args = parseArgs(Deno.args);
   if (typeof args === "string") return warn("invalid_payload", args);
   const uid = args.asUid ?? Deno.uid() ?? -1;
-  let distrust: string | undefined;
+  let trace: TrustCheck | undefined;
+  // No Error made here: capturing its stack makes V8 compile source positions for the bundle (3 ms).
   let connection: PendingConnection | undefined;
   // The connection is made while the rest of a large payload is on its way; a
   // payload that turns out invalid leaves it unused (the daemon reads nothing).
   const input = readStdin(() => {
-    distrust = socketDistrust(args.socket, uid);
-    connection = distrust === undefined ? connectEarly(args.socket) : undefined;
+    trace = checkTraceDir(args.traceDir, uid, false);
+    connection = connectTrusted(args, trace, uid);
   });
   if (input === undefined) return warn("invalid_payload", "stdin exceeds the 16 MiB limit");
   let parsed: ReturnType<typeof parseHookPayload>;
@@ -194,7 +263,9 @@ async function main(): Promise<void> {
     const list = [...named, ...(others > 0 ? [`${others} other`] : [])].join(", ");
     warn("unknown_fields", `ignored ${redactText(list).text}`);
   }
-  const { traceId, trusted } = traceIdFor(args, parsed.payload.session_id, uid);
+  // A trace dir missing at the first read is made now, for a payload worth keeping.
+  trace ??= checkTraceDir(args.traceDir, uid, true)!;
+  const traceId = traceIdFor(args, parsed.payload.session_id, trace);
   const capturedAtNs = Math.round((performance.timeOrigin + performance.now()) * 1e3) * 1e3;
   const draft = draftFor(args, parsed, { traceId, capturedAtNs });
   const traceparent = traceparentFromEnv();
@@ -221,12 +292,13 @@ async function main(): Promise<void> {
     return warn("invalid_payload", (error as Error).message);
   }
   let outcome: Outcome;
-  if (connection === undefined) {
-    warn("socket_untrusted", `${args.socket} ${distrust}; the frame stays in the spool`);
+  const connected = await connection!;
+  if (connected instanceof UntrustedSocket) {
+    warn("socket_untrusted", `${connected.message}; the frame stays in the spool`);
     outcome = "socket_unavailable";
   } else {
     // Left open: the exit below closes it, and only then does the daemon read the end.
-    const sent = await sendFrame(connection, bytes, { close: false });
+    const sent = await sendFrame(Promise.resolve(connected), bytes, { close: false });
     outcome = sent.outcome;
     if (outcome !== "ok") warn(outcome, `${args.socket}: ${sent.detail}`);
   }
@@ -234,16 +306,14 @@ async function main(): Promise<void> {
   // sees the connection end, under a name that carries a failed run's outcome:
   // the daemon deletes the file only after committing the frame, and a file
   // that comes late is settled by the drain.
-  if (trusted) {
-    const dir = spoolDir(args.traceDir);
-    spool(dir, spoolFileName(capturedAtNs, frame.id, outcome), bytes);
-    // Listing a full spool costs milliseconds, so only one failed run in 16 pays for it.
-    if (outcome !== "ok" && Math.random() < 1 / 16) {
-      try {
-        pruneSpool(dir);
-      } catch {
-        // The spool is gone.
-      }
+  const spooled = trace.identity !== undefined &&
+    spool(args, trace, uid, { name: spoolFileName(capturedAtNs, frame.id, outcome), bytes });
+  // Listing a full spool costs milliseconds, so only one failed run in 16 pays for it.
+  if (spooled && outcome !== "ok" && Math.random() < 1 / 16) {
+    try {
+      pruneSpool(spoolDir(args.traceDir));
+    } catch {
+      // The spool is gone.
     }
   }
   if (frame.telemetry.outcome === "redaction_failed") {

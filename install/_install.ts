@@ -8,10 +8,17 @@
 
 import { buildHookCommand, isOurCommand } from "../lib/hook_command.ts";
 import { HOOK_EVENTS, type HookEvent } from "../lib/kinds.ts";
-import { isToolDetail, TOOL_DETAILS, type ToolDetail } from "../lib/subject.ts";
+import type { ToolDetail } from "../lib/subject.ts";
 import { resolvePaths } from "../lib/paths.ts";
 import { installHooks, type OurHook, SettingsError, uninstallHooks } from "./_settings.ts";
-import { readSettings, resolveTarget, UserError, writeSettingsAtomic } from "./_files.ts";
+import {
+  readSettings,
+  removeSettingsFile,
+  resolveTarget,
+  UserError,
+  writeSettingsAtomic,
+} from "./_files.ts";
+import type { ScopeArgs } from "./_commands.ts";
 
 /** Seconds Claude Code lets one hook run: caps a hang, never a normal run (tens of ms). */
 export const HOOK_TIMEOUT_SECONDS = 5;
@@ -63,63 +70,23 @@ export function ourHooks(options: OurHooksOptions): OurHook[] {
   }));
 }
 
-/** Parsed arguments of `install`, `uninstall` and `status`. */
-export interface ScopeArgs {
-  /** The project folder as given. */
-  project: string | undefined;
-  /** `--user`. */
-  user: boolean;
-  /** `--allow-email-domain D`, repeatable (install only). */
-  allowEmailDomains: string[];
-  /** `--hook-script PATH` (install only). */
-  scriptPath: string | undefined;
-  /** `--tool-detail hash|subject` (install only). */
-  toolDetail: ToolDetail;
-}
-
-/**
- * Parses `<project> [--user] [--allow-email-domain D]... [--tool-detail hash|subject]
- * [--hook-script PATH]`.
- *
- * @throws {UserError} on an unknown or incomplete option.
- */
-export function parseScopeArgs(args: readonly string[], options: { extra: boolean }): ScopeArgs {
-  const parsed: ScopeArgs = {
-    project: undefined,
-    user: false,
-    allowEmailDomains: [],
-    scriptPath: undefined,
-    toolDetail: "hash",
-  };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--user") parsed.user = true;
-    else if (options.extra && arg === "--allow-email-domain") {
-      const domain = args[++i];
-      if (!domain || !/^[A-Za-z0-9.-]+$/.test(domain)) {
-        throw new UserError(`--allow-email-domain needs a domain such as example.com`);
-      }
-      parsed.allowEmailDomains.push(domain);
-    } else if (options.extra && arg === "--tool-detail") {
-      const detail = args[++i];
-      if (!isToolDetail(detail)) {
-        throw new UserError(`--tool-detail takes ${TOOL_DETAILS.join(" or ")}, got "${detail}"`);
-      }
-      parsed.toolDetail = detail;
-    } else if (options.extra && arg === "--hook-script") {
-      const path = args[++i];
-      if (!path?.startsWith("/")) throw new UserError("--hook-script needs an absolute path");
-      parsed.scriptPath = path;
-    } else if (!arg.startsWith("-") && parsed.project === undefined) parsed.project = arg;
-    else throw new UserError(`unexpected argument "${arg}"; see the usage in install/main.ts`);
-  }
-  return parsed;
-}
-
 /** What a settings-editing command reports. */
 export interface CommandOutput {
   /** Lines for stdout. */
   lines: string[];
+}
+
+/** The text `uninstall` leaves of a file `install` created: such a file is deleted instead. */
+const CREATED_FILE_REMAINS = "{}\n";
+
+/**
+ * A note when the hooks would run a deno binary inside npx's cache, which
+ * npm may clean at any time (every hook then fails and Claude Code shows
+ * nothing); `undefined` for any other path.
+ */
+export function npxCacheNote(denoPath: string): string | undefined {
+  if (!denoPath.includes("/_npx/")) return undefined;
+  return `note: the hooks run ${denoPath}, inside npx's cache, which npm may clean; then every hook fails (status says so). Pin a stable deno: install again with --deno PATH (docs/cli.md)`;
 }
 
 /**
@@ -128,24 +95,27 @@ export interface CommandOutput {
  * @throws {UserError} for anything the user can fix; nothing is written then.
  */
 export function runInstall(
-  args: readonly string[],
+  scope: ScopeArgs,
   env: (name: string) => string | undefined,
 ): CommandOutput {
-  const parsed = parseScopeArgs(args, { extra: true });
-  const target = resolveTarget(parsed.project, { user: parsed.user, env });
+  const target = resolveTarget(scope.project, { user: scope.user, local: scope.local, env });
+  const denoPath = scope.denoPath ?? Deno.execPath();
   const hooks = ourHooks({
     env,
-    allowEmailDomains: parsed.allowEmailDomains,
-    toolDetail: parsed.toolDetail,
-    ...(parsed.scriptPath === undefined ? {} : { scriptPath: parsed.scriptPath }),
+    allowEmailDomains: scope.allowEmailDomains,
+    toolDetail: scope.toolDetail,
+    denoPath,
+    ...(scope.scriptPath === undefined ? {} : { scriptPath: scope.scriptPath }),
   });
   const before = readSettings(target.settingsFile);
   const result = withFile(
     target.settingsFile,
     () => installHooks(before, hooks, { isOurs: isOurCommand }),
   );
+  const note = npxCacheNote(denoPath);
+  const notes = note === undefined ? [] : [note];
   if (result.changes.length === 0) {
-    return { lines: [`already installed in ${target.settingsFile}`] };
+    return { lines: [`already installed in ${target.settingsFile}`, ...notes] };
   }
   writeSettingsAtomic(target.settingsFile, result.text);
   const replaced = result.changes.some((change) => change.startsWith("replaced"));
@@ -154,20 +124,21 @@ export function runInstall(
     : replaced
     ? `updated ${target.settingsFile}: our command changed and was replaced in place`
     : `installed in ${target.settingsFile}`;
-  return { lines: [head, ...result.changes.map((change) => `  ${change}`)] };
+  return { lines: [head, ...result.changes.map((change) => `  ${change}`), ...notes] };
 }
 
 /**
- * `uninstall`: removes exactly our entries from the scope's settings file.
+ * `uninstall`: removes exactly our entries from the scope's settings file;
+ * deletes the file when nothing but what install created is left, and the
+ * `.claude` folder when that leaves it empty.
  *
  * @throws {UserError} for anything the user can fix; nothing is written then.
  */
 export function runUninstall(
-  args: readonly string[],
+  scope: ScopeArgs,
   env: (name: string) => string | undefined,
 ): CommandOutput {
-  const parsed = parseScopeArgs(args, { extra: false });
-  const target = resolveTarget(parsed.project, { user: parsed.user, env });
+  const target = resolveTarget(scope.project, { user: scope.user, local: scope.local, env });
   const before = readSettings(target.settingsFile);
   if (before === undefined) {
     return { lines: [`not installed: ${target.settingsFile} does not exist; nothing to remove`] };
@@ -179,12 +150,20 @@ export function runUninstall(
   if (result.removed.length === 0) {
     return { lines: [`not installed in ${target.settingsFile}; nothing to remove`] };
   }
-  writeSettingsAtomic(target.settingsFile, result.text);
+  const head =
+    `uninstalled from ${target.settingsFile}: removed ${result.removed.length} entries (${
+      result.removed.join(", ")
+    })`;
+  if (result.text !== CREATED_FILE_REMAINS) {
+    writeSettingsAtomic(target.settingsFile, result.text);
+    return { lines: [head] };
+  }
+  const { removedDir } = removeSettingsFile(target.settingsFile);
   return {
     lines: [
-      `uninstalled from ${target.settingsFile}: removed ${result.removed.length} entries (${
-        result.removed.join(", ")
-      })`,
+      head,
+      `  deleted ${target.settingsFile}: nothing else was in it`,
+      ...(removedDir ? [`  deleted ${target.claudeDir}: nothing else was in it`] : []),
     ],
   };
 }

@@ -1,53 +1,122 @@
 /**
- * `tail [-n N] [--session ID] [--json]`: the last rows of the store. Pretty by
- * default, one line a row (time, kind, short session, summary), consecutive
- * identical tool runs folded into one line with ×N, colours only on a
- * terminal; `--json` prints each row object `{seq, kind, payload, prev_hash,
- * hash}` on its own line, oldest first.
+ * `tail [-n N] [--session ID] [--project DIR] [--kind KIND] [--since TIME]
+ * [--json] [--follow]`: the last rows of the store. Pretty by default, one
+ * line a row (date and time, kind, short session, project, summary),
+ * consecutive identical tool runs folded into one line with ×N, colours only
+ * on a terminal; `--json` prints each row object `{seq, kind, payload,
+ * prev_hash, hash}` on its own line, oldest first. `--follow` then polls the
+ * store read-only and prints rows as the daemon commits them, until SIGINT.
+ *
+ * Every field passes through `printable` (`jsonLine` for `--json`): a
+ * `tool_name`, a prompt or a path may hold escape sequences.
  *
  * @module
  */
 
+import { type CommandLine, EXIT, optionValue, UsageError, writeLines } from "../lib/cli.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import { describeLifecycleRow, lifecycleShortKind } from "../lib/lifecycle.ts";
-import { resolvePaths } from "../lib/paths.ts";
+import { resolveDbPath } from "../lib/paths.ts";
 import type { StoredRow } from "../lib/rows.ts";
-import { openStore } from "../lib/store.ts";
+import { type LastRowsOptions, openStore, type Store } from "../lib/store.ts";
+import { jsonLine, printable } from "../lib/terminal.ts";
 import { UserError } from "./_files.ts";
 
 /** Parsed `tail` arguments. */
 export interface TailArgs {
   /** How many rows (before folding). */
   limit: number;
-  /** Only this session's rows. */
-  sessionId: string | undefined;
+  /** Only sessions whose id starts with this. */
+  sessionPrefix: string | undefined;
+  /** Only rows captured in this folder or below it (absolute). */
+  project: string | undefined;
+  /** Only rows of this kind (a `ROW_KINDS` value). */
+  kind: string | undefined;
+  /** Only rows captured at or after this time, ms since the epoch. */
+  sinceMs: number | undefined;
   /** One JSON row a line. */
   json: boolean;
+  /** Keep printing new rows. */
+  follow: boolean;
+}
+
+/** The `--kind` words and the row kinds they name. */
+export const KIND_WORDS: Readonly<Record<string, string>> = {
+  prompt: ROW_KINDS.prompt,
+  tool: ROW_KINDS.toolUse,
+  turn: ROW_KINDS.sessionCompleted,
+  redaction: ROW_KINDS.redactionFailed,
+};
+
+const UNIT_MS: Readonly<Record<string, number>> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+
+/**
+ * A `--since` value as ms since the epoch: `10m`, `2h`, `1d`, `30s` ago, or
+ * an ISO date or date-time (`2026-12-01`, `2026-12-01T14:30`, `…Z`; without
+ * a zone, local time).
+ *
+ * @throws {UsageError} for anything else.
+ */
+export function parseSince(value: string, nowMs: number): number {
+  const relative = /^([1-9][0-9]{0,6})([smhd])$/.exec(value);
+  if (relative) return nowMs - Number(relative[1]) * UNIT_MS[relative[2]!]!;
+  const iso =
+    /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
+  if (iso.test(value)) {
+    // A bare date is UTC to Date.parse; the user means their own midnight.
+    const ms = Date.parse(value.length === 10 ? `${value}T00:00` : value.replace(" ", "T"));
+    if (Number.isFinite(ms)) return ms;
+  }
+  throw new UsageError(
+    `--since needs a time such as 10m, 2h, 1d, 2026-12-01 or 2026-12-01T14:30, got "${value}"`,
+  );
 }
 
 /**
- * Parses `tail`'s arguments.
+ * Reads `tail`'s options from a parsed command line.
  *
- * @throws {UserError} on an unknown option or a bad count.
+ * @throws {UsageError} on a bad count, kind or time.
  */
-export function parseTailArgs(args: readonly string[]): TailArgs {
-  const parsed: TailArgs = { limit: 20, sessionId: undefined, json: false };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--json") parsed.json = true;
-    else if (arg === "-n") {
-      const value = args[++i] ?? "";
-      if (!/^[1-9][0-9]{0,6}$/.test(value)) {
-        throw new UserError(`-n needs a positive count, got "${value}"`);
-      }
-      parsed.limit = Number(value);
-    } else if (arg === "--session") {
-      const value = args[++i];
-      if (!value) throw new UserError("--session needs a session id");
-      parsed.sessionId = value;
-    } else throw new UserError(`unexpected argument "${arg}"; use -n N, --session ID or --json`);
+export function tailArgs(
+  line: CommandLine,
+  options: { nowMs: number; cwd: string },
+): TailArgs {
+  const count = optionValue(line, "-n");
+  if (count !== undefined && !/^[1-9][0-9]{0,6}$/.test(count)) {
+    throw new UsageError(`-n needs a positive count, got "${count}"`);
   }
-  return parsed;
+  const kindWord = optionValue(line, "--kind");
+  if (kindWord !== undefined && !Object.hasOwn(KIND_WORDS, kindWord)) {
+    throw new UsageError(
+      `--kind needs one of ${Object.keys(KIND_WORDS).join(", ")}, got "${kindWord}"`,
+    );
+  }
+  const since = optionValue(line, "--since");
+  const project = optionValue(line, "--project");
+  return {
+    limit: count === undefined ? 20 : Number(count),
+    sessionPrefix: optionValue(line, "--session"),
+    project: project === undefined ? undefined : absoluteFolder(project, options.cwd),
+    kind: kindWord === undefined ? undefined : KIND_WORDS[kindWord],
+    sinceMs: since === undefined ? undefined : parseSince(since, options.nowMs),
+    json: line.options.has("--json"),
+    follow: line.options.has("--follow"),
+  };
+}
+
+function absoluteFolder(path: string, cwd: string): string {
+  const parts: string[] = [];
+  for (const part of (path.startsWith("/") ? path : `${cwd}/${path}`).split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join("/")}`;
 }
 
 /** Options for {@linkcode formatRows}. */
@@ -69,9 +138,12 @@ export function formatRows(rows: readonly StoredRow[], options: FormatRowsOption
       while (i + 1 < rows.length && sameToolRun(row, rows[i + 1]!)) runs = [...runs, rows[++i]!];
     }
     const p = row.payload;
-    const time = paint(2, formatTime(p.captured_at_ns, { date: false }));
-    const session = paint(2, String(p.session_id ?? "").slice(0, 8).padEnd(8));
-    lines.push(`${time}  ${kindLabel(row, paint)}  ${session}  ${summary(runs, paint)}`);
+    const time = paint(2, formatTime(p.captured_at_ns, { date: true }));
+    const session = paint(2, printable(String(p.session_id ?? "")).slice(0, 8).padEnd(8));
+    const project = paint(2, clip(projectName(p.cwd), 20).padEnd(20));
+    lines.push(
+      `${time}  ${kindLabel(row, paint)}  ${session}  ${project}  ${summary(runs, paint)}`,
+    );
   }
   return lines;
 }
@@ -107,6 +179,19 @@ export function formatTime(capturedAtNs: unknown, options: FormatTimeOptions): s
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${clock}`;
 }
 
+/** The last folder name of a row's `cwd` (`?` when it has none). */
+function projectName(cwd: unknown): string {
+  if (typeof cwd !== "string" || cwd === "") return "?";
+  const trimmed = cwd.length > 1 && cwd.endsWith("/") ? cwd.slice(0, -1) : cwd;
+  return trimmed.slice(trimmed.lastIndexOf("/") + 1) || "/";
+}
+
+/** `1 prompt`, `2 prompts`. */
+export function countOf(count: unknown, noun: string): string {
+  const n = Number(count);
+  return `${Number.isFinite(n) ? n : "?"} ${n === 1 ? noun : `${noun}s`}`;
+}
+
 /** A one-line description of a row (or a folded run of identical tool uses). */
 export function summary(
   runs: readonly StoredRow[],
@@ -119,12 +204,13 @@ export function summary(
       const text = String(p.prompt_redacted ?? "");
       const firstLine = text.split("\n", 1)[0]!.trim();
       const lines = text.split("\n").length;
-      const source = p.prompt_source ? ` (${p.prompt_source})` : "";
-      return `${clip(firstLine, 100)}${lines > 1 ? ` (+${lines - 1} lines)` : ""}${source}`;
+      const source = p.prompt_source ? ` (${clip(String(p.prompt_source), 40)})` : "";
+      const more = lines > 1 ? ` (+${countOf(lines - 1, "line")})` : "";
+      return `${clip(firstLine, 100)}${more}${source}`;
     }
     case ROW_KINDS.toolUse: {
       const outcomes = new Set(runs.map((run) => run.payload.outcome));
-      const outcome = outcomes.size === 1 ? String(p.outcome) : "mixed";
+      const outcome = outcomes.size === 1 ? clip(String(p.outcome), 20) : "mixed";
       const colour = outcome === "success" ? 32 : outcome === "error" ? 31 : 33;
       const durations = runs.map((run) => run.payload.duration_ms).filter((d) =>
         typeof d === "number"
@@ -136,31 +222,38 @@ export function summary(
       const error = typeof p.error === "string" && outcome !== "success"
         ? `: ${clip(p.error, 80)}`
         : "";
-      return `${String(p.tool_name)} ${paint(colour, outcome)}${duration}${times}${error}`;
+      return `${clip(String(p.tool_name), 80)} ${
+        paint(colour, outcome)
+      }${duration}${times}${error}`;
     }
     case ROW_KINDS.sessionCompleted:
-      return `turn done: ${p.prompt_count} prompts, ${p.tool_use_count} tool uses, ${
-        formatDuration(Number(p.duration_ms))
-      } since the session's first row`;
+      return `turn done: ${countOf(p.prompt_count, "prompt")}, ${
+        countOf(p.tool_use_count, "tool use")
+      }, ${formatDuration(Number(p.duration_ms))} since the session's first row`;
     default:
       return describeLifecycleRow(row.kind, p) ??
         paint(31, `redaction failed, nothing stored: ${clip(String(p.error ?? ""), 80)}`);
   }
 }
 
+/** How often `--follow` looks for new rows. */
+const FOLLOW_POLL_MS = 250;
+
 /**
- * Runs `tail`; returns the lines to print.
+ * Runs `tail`: prints the rows, then with `--follow` keeps printing new ones
+ * until SIGINT; returns the exit code.
  *
- * @throws {UserError} for bad arguments or a missing store.
+ * @throws {UserError} for a missing store or an unknown session.
+ * @throws {UsageError} for bad options or an ambiguous session prefix.
  */
-export function runTail(
-  args: readonly string[],
+export async function runTail(
+  line: CommandLine,
   env: (name: string) => string | undefined,
-): string[] {
-  const parsed = parseTailArgs(args);
+): Promise<number> {
+  const parsed = tailArgs(line, { nowMs: Date.now(), cwd: env("INIT_CWD") || Deno.cwd() });
   let db: string;
   try {
-    db = resolvePaths(env).db;
+    db = resolveDbPath(env);
   } catch (error) {
     throw new UserError((error as Error).message);
   }
@@ -175,18 +268,97 @@ export function runTail(
     }
     throw new UserError(`${db}: cannot open the store: ${(error as Error).message}`);
   }
-  let rows: StoredRow[];
   try {
-    rows = store.lastRows({
-      limit: parsed.limit,
-      ...(parsed.sessionId === undefined ? {} : { sessionId: parsed.sessionId }),
+    const filters: Omit<LastRowsOptions, "limit"> = {
+      ...(parsed.sessionPrefix === undefined
+        ? {}
+        : { sessionId: resolveSession(store, parsed.sessionPrefix) }),
+      ...(parsed.project === undefined ? {} : { cwdWithin: parsed.project }),
+      ...(parsed.kind === undefined ? {} : { kind: parsed.kind }),
+      ...(parsed.sinceMs === undefined ? {} : { sinceNs: sinceNs(parsed.sinceMs) }),
+    };
+    const color = Deno.stdout.isTerminal() && !Deno.noColor;
+    const show = (rows: StoredRow[]) =>
+      writeLines(
+        Deno.stdout,
+        parsed.json ? rows.map((row) => jsonLine(row)) : formatRows(rows, { color }),
+      );
+    const rows = store.lastRows({ limit: parsed.limit, ...filters });
+    show(rows);
+    if (!parsed.follow) return EXIT.done;
+    await follow(store, {
+      afterSeq: rows.at(-1)?.seq ?? store.count(),
+      filters,
+      show,
     });
+    return EXIT.done;
   } finally {
     store.close();
   }
-  if (parsed.json) return rows.map((row) => JSON.stringify(row));
-  const color = Deno.stdout.isTerminal() && !Deno.noColor;
-  return formatRows(rows, { color });
+}
+
+/** The largest time SQLite's 64-bit integers hold in ns (April 2262). */
+const MAX_NS = 2n ** 63n - 1n;
+
+/** A time in ms as ns, capped at what the store can compare. */
+function sinceNs(ms: number): bigint {
+  const ns = BigInt(Math.floor(ms)) * 1_000_000n;
+  return ns > MAX_NS ? MAX_NS : ns < 0n ? 0n : ns;
+}
+
+/** The one session id starting with `prefix`. */
+function resolveSession(store: Store, prefix: string): string {
+  const ids = store.sessionIdsStartingWith(prefix, 6);
+  if (ids.length === 1) return ids[0]!;
+  if (ids.length === 0) {
+    throw new UserError(`no session id starts with "${printable(prefix)}" in the store`);
+  }
+  const shown = ids.slice(0, 5).map(printable).join(", ");
+  throw new UsageError(
+    `--session "${printable(prefix)}" matches ${
+      ids.length > 5 ? "more than 5" : ids.length
+    } sessions (${shown}${ids.length > 5 ? ", …" : ""}); give more of the id`,
+  );
+}
+
+/** Prints rows committed after `afterSeq`, polling read-only, until SIGINT or SIGTERM. */
+async function follow(
+  store: Store,
+  options: {
+    afterSeq: number;
+    filters: Omit<LastRowsOptions, "limit">;
+    show: (rows: StoredRow[]) => void;
+  },
+): Promise<void> {
+  let afterSeq = options.afterSeq;
+  let stop: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => stop = resolve);
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  for (const signal of signals) Deno.addSignalListener(signal, stop);
+  try {
+    while (true) {
+      // Every row after the last one seen, filtered or not, moves the mark on.
+      const newest = store.count();
+      if (newest > afterSeq) {
+        let batch;
+        do {
+          batch = store.firstRows({ limit: 1000, ...options.filters, afterSeq });
+          options.show(batch);
+          afterSeq = batch.at(-1)?.seq ?? afterSeq;
+        } while (batch.length === 1000);
+        afterSeq = Math.max(afterSeq, newest);
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const tick = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), FOLLOW_POLL_MS);
+      });
+      const more = await Promise.race([tick, stopped.then(() => false)]);
+      clearTimeout(timer);
+      if (!more) return;
+    }
+  } finally {
+    for (const signal of signals) Deno.removeSignalListener(signal, stop);
+  }
 }
 
 function sameToolRun(a: StoredRow, b: StoredRow): boolean {
@@ -215,8 +387,6 @@ function formatDuration(ms: number): string {
 }
 
 function clip(text: string, max: number): string {
-  // Control characters (escape sequences above all) must not reach the terminal.
-  // deno-lint-ignore no-control-regex
-  const line = text.replace(/[\x00-\x1f\x7f]/g, " ");
+  const line = printable(text);
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -8,7 +8,7 @@
  */
 
 import { parseVerifierKey, type VerifierKey } from "../lib/note.ts";
-import { resolvePaths } from "../lib/paths.ts";
+import { resolveDbPath } from "../lib/paths.ts";
 import { META_KEYS, openStore, type Store } from "../lib/store.ts";
 
 /** A failure with its exit code: 1 failed, 2 bad usage. */
@@ -47,7 +47,7 @@ export async function runCommand(command: string, body: () => Promise<number>): 
 export function openReadOnlyStore(): { store: Store; db: string } {
   let db: string;
   try {
-    db = resolvePaths((name) => Deno.env.get(name)).db;
+    db = resolveDbPath((name) => Deno.env.get(name));
   } catch (error) {
     throw new CommandError(2, (error as Error).message);
   }
@@ -55,7 +55,7 @@ export function openReadOnlyStore(): { store: Store; db: string } {
     return { store: openStore(db, { readOnly: true }), db };
   } catch (error) {
     throw new CommandError(
-      2,
+      1,
       `cannot open ${db}: ${
         (error as Error).message
       }; start the daemon once or set CYBEROS_MEMORY_DB`,
@@ -63,7 +63,7 @@ export function openReadOnlyStore(): { store: Store; db: string } {
   }
 }
 
-/** A text file of at most {@linkcode MAX_INPUT_BYTES}, or a usage failure naming it. */
+/** A text file of at most {@linkcode MAX_INPUT_BYTES}, or a failure (exit 1) naming it. */
 export function readInputFile(path: string, what: string): string {
   let bytes: Uint8Array;
   try {
@@ -72,7 +72,7 @@ export function readInputFile(path: string, what: string): string {
     }
     bytes = Deno.readFileSync(path);
   } catch (error) {
-    throw new CommandError(2, `cannot read ${what} ${path}: ${(error as Error).message}`);
+    throw new CommandError(1, `cannot read ${what} ${path}: ${(error as Error).message}`);
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);

@@ -9,7 +9,7 @@
  * ```
  *
  * Exit 0 when everything holds, 1 naming each thing that does not (one line
- * each), 2 for bad usage or a store or file that cannot be read.
+ * each) or a store or file that cannot be read, 2 for bad usage.
  *
  * @module
  */

@@ -48,3 +48,47 @@ export class ChainBrokenError extends Error {
     this.seq = seq;
   }
 }
+
+/** A row's columns as stored, for re-walking the chain. */
+export interface ChainColumns {
+  /** Position in the chain. */
+  seq: number;
+  /** The kind column. */
+  kind: string;
+  /** The session id column. */
+  session_id: string;
+  /** The cwd column. */
+  cwd: string | null;
+  /** The capture time column, as decimal text (it exceeds 2^53). */
+  captured: string;
+  /** The payload JSON text. */
+  payload: string;
+  /** The previous row's hash column. */
+  prev_hash: string;
+  /** The hash column. */
+  hash: string;
+}
+
+/** Checks one stored row against the chain so far; the problem, or `undefined` when it holds. */
+export function chainProblem(
+  row: ChainColumns,
+  expected: { seq: number; prevHash: string },
+): string | undefined {
+  if (Number(row.seq) !== expected.seq) return "row is missing";
+  if (row.prev_hash !== expected.prevHash) {
+    return "prev_hash does not match the previous row's hash";
+  }
+  let payload: Record<string, unknown>;
+  try {
+    payload = JSON.parse(row.payload);
+  } catch {
+    return "payload is not JSON";
+  }
+  if (rowHash(expected.prevHash, { seq: expected.seq, kind: row.kind, payload }) !== row.hash) {
+    return "hash does not match the row's content";
+  }
+  const columnsAgree = row.session_id === payload.session_id &&
+    row.cwd === (typeof payload.cwd === "string" ? payload.cwd : null) &&
+    row.captured === String(payload.captured_at_ns);
+  return columnsAgree ? undefined : "columns disagree with the payload";
+}

@@ -210,14 +210,45 @@ export function decodeFrameBody(body: Uint8Array): DecodedFrame {
 }
 
 /**
+ * Bytes a reader may hold for frames not yet parsed, shared by all its
+ * connections: {@linkcode FrameDecoder} reserves a frame's length before it
+ * holds the frame, and whoever parses the body releases it.
+ */
+export interface FrameBudget {
+  /** Takes `bytes` from the budget; `false` (and nothing taken) when they do not fit. */
+  reserve(bytes: number): boolean;
+  /** Gives `bytes` back. */
+  release(bytes: number): void;
+}
+
+/** Options for {@linkcode FrameDecoder}. */
+export interface FrameDecoderOptions {
+  /** Bytes shared with other connections; without it, only the frame limit bounds memory. */
+  budget?: FrameBudget;
+}
+
+/**
  * Splits a byte stream into frames. A bad body is reported and skipped; an
- * oversize length cannot be resynchronised, so the decoder then stops and the
- * caller closes the connection.
+ * oversize length cannot be resynchronised, nor can a frame the budget has
+ * no room for, so the decoder then stops and the caller closes the
+ * connection.
+ *
+ * A frame's bytes are copied once, into a buffer of exactly its length made
+ * when its length prefix arrives (and reserved from the budget): no list of
+ * read-sized pieces, no second copy when it completes.
  */
 export class FrameDecoder {
-  #chunks: Uint8Array[] = [];
-  #held = 0;
+  readonly #budget: FrameBudget | undefined;
+  readonly #header = new Uint8Array(4);
+  #headerFilled = 0;
+  #body: Uint8Array | undefined;
+  #bodyFilled = 0;
   #fatal = false;
+
+  /** Makes a decoder for one connection. */
+  constructor(options: FrameDecoderOptions = {}) {
+    this.#budget = options.budget;
+  }
 
   /** Whether an unrecoverable length was seen; the connection should close. */
   get fatal(): boolean {
@@ -226,7 +257,7 @@ export class FrameDecoder {
 
   /** Bytes held for a frame that is not complete yet. */
   get pending(): number {
-    return this.#held;
+    return this.#body === undefined ? this.#headerFilled : 4 + this.#bodyFilled;
   }
 
   /** Feeds bytes; returns every frame (or frame error) completed by them. */
@@ -235,64 +266,68 @@ export class FrameDecoder {
   }
 
   /**
-   * Feeds bytes; returns the body of every frame completed by them, unparsed
-   * (for {@linkcode parseFrameBody} later), or the error that stopped the
+   * Feeds bytes (copied: the caller may reuse `chunk`); returns the body of
+   * every frame completed by them, unparsed (for {@linkcode parseFrameBody}
+   * later, and then the budget's release), or the error that stopped the
    * stream. Lets a reader hang up before it spends time parsing.
    */
   split(chunk: Uint8Array): FramePiece[] {
-    if (this.#fatal || chunk.length === 0) return [];
-    this.#chunks.push(chunk);
-    this.#held += chunk.length;
+    if (this.#fatal) return [];
     const out: FramePiece[] = [];
-    while (this.#held >= 4) {
-      const length = new DataView(this.#peek(4).buffer).getUint32(0);
-      if (length > MAX_FRAME_BYTES) {
-        this.#fatal = true;
-        this.#chunks = [];
-        this.#held = 0;
-        out.push({
-          error: new FrameError(
-            "oversize",
-            `Cannot decode frame: length ${length} exceeds the 16 MiB limit`,
-          ),
-        });
-        break;
+    let at = 0;
+    while (at < chunk.length || this.#body?.length === 0) {
+      if (this.#body === undefined) {
+        const take = Math.min(4 - this.#headerFilled, chunk.length - at);
+        this.#header.set(chunk.subarray(at, at + take), this.#headerFilled);
+        this.#headerFilled += take;
+        at += take;
+        if (this.#headerFilled < 4) break;
+        this.#headerFilled = 0;
+        const length = new DataView(this.#header.buffer).getUint32(0);
+        const refused = this.#refusal(length);
+        if (refused) {
+          this.#fatal = true;
+          out.push({ error: refused });
+          break;
+        }
+        this.#body = new Uint8Array(length);
+        this.#bodyFilled = 0;
       }
-      if (this.#held < 4 + length) break;
-      out.push({ body: this.#take(4 + length).subarray(4) });
+      const body = this.#body;
+      const take = Math.min(body.length - this.#bodyFilled, chunk.length - at);
+      body.set(chunk.subarray(at, at + take), this.#bodyFilled);
+      this.#bodyFilled += take;
+      at += take;
+      if (this.#bodyFilled < body.length) break;
+      out.push({ body });
+      this.#body = undefined;
+      this.#bodyFilled = 0;
     }
     return out;
   }
 
-  /** The first `n` held bytes, copied into one buffer, left in place. */
-  #peek(n: number): Uint8Array {
-    const out = new Uint8Array(n);
-    let filled = 0;
-    for (const chunk of this.#chunks) {
-      const part = chunk.subarray(0, n - filled);
-      out.set(part, filled);
-      filled += part.length;
-      if (filled === n) break;
-    }
-    return out;
+  /** Drops a frame not completed (its connection ended) and gives its bytes back. */
+  discard(): void {
+    if (this.#body !== undefined) this.#budget?.release(this.#body.length);
+    this.#body = undefined;
+    this.#bodyFilled = 0;
+    this.#headerFilled = 0;
   }
 
-  /** Removes and returns the first `n` held bytes. */
-  #take(n: number): Uint8Array {
-    const out = this.#peek(n);
-    let left = n;
-    while (left > 0) {
-      const first = this.#chunks[0]!;
-      if (first.length <= left) {
-        this.#chunks.shift();
-        left -= first.length;
-      } else {
-        this.#chunks[0] = first.subarray(left);
-        left = 0;
-      }
+  #refusal(length: number): FrameError | undefined {
+    if (length > MAX_FRAME_BYTES) {
+      return new FrameError(
+        "oversize",
+        `Cannot decode frame: length ${length} exceeds the 16 MiB limit`,
+      );
     }
-    this.#held -= n;
-    return out;
+    if (this.#budget && !this.#budget.reserve(length)) {
+      return new FrameError(
+        "busy",
+        `Cannot take frame: its ${length} bytes do not fit in what other connections hold already`,
+      );
+    }
+    return undefined;
   }
 }
 

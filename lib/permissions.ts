@@ -7,7 +7,7 @@
  * @module
  */
 
-import { dirname } from "./paths.ts";
+import { BIND_SOCKET_NAME, dirname } from "./paths.ts";
 import { storeOwnPaths } from "./store_paths.ts";
 import { TRACEPARENT_ENV } from "./traceparent.ts";
 
@@ -81,7 +81,9 @@ export const DAEMON_ENV_VARS = [
 /**
  * The daemon's flags: read and write the store's own paths (the file, its
  * SQLite siblings, lock, signing key and quarantine; not its folder), the
- * trace dir and the socket; listen on that socket; reach the OTLP host only
+ * trace dir and the socket; listen on that socket and on its bind path inside
+ * the trace dir (where the socket is made before it is renamed into place);
+ * reach the OTLP host only
  * when one is configured.
  */
 export function daemonPermissionFlags(paths: DaemonPermissionPaths): string[] {
@@ -90,7 +92,11 @@ export function daemonPermissionFlags(paths: DaemonPermissionPaths): string[] {
   assertFlagPath(traceDir, "trace dir");
   assertFlagPath(db, "store");
   const store = storeOwnPaths(db).join(",");
-  const net = [`unix:${socket}`, ...(otlpHost ? [otlpHost] : [])];
+  const net = [
+    `unix:${socket}`,
+    `unix:${traceDir}/${BIND_SOCKET_NAME}`,
+    ...(otlpHost ? [otlpHost] : []),
+  ];
   return [
     "--no-prompt",
     `--allow-read=${store},${traceDir},${socket}`,
@@ -117,6 +123,7 @@ export const INSTALL_ENV_VARS = [
   "HOME",
   "INIT_CWD",
   "XDG_DATA_HOME",
+  "XDG_STATE_HOME",
   "CYBEROS_MEMORY_SOCKET",
   "CYBEROS_MEMORY_TRACE_DIR",
   "CYBEROS_MEMORY_DB",
@@ -133,7 +140,8 @@ export interface InstallPermissionPaths {
 /**
  * The flags of `install` and `uninstall`: read the project folder and the
  * scope's `.claude` folder, write only that `.claude` folder, read only the
- * environment variables that name paths. No network, no run.
+ * environment variables that name paths, learn its own uid (to refuse
+ * another user's settings file). No network, no run.
  */
 export function installPermissionFlags(paths: InstallPermissionPaths): string[] {
   const { project, claudeDir } = paths;
@@ -145,14 +153,16 @@ export function installPermissionFlags(paths: InstallPermissionPaths): string[] 
     `--allow-read=${read.join(",")}`,
     `--allow-write=${claudeDir}`,
     `--allow-env=${INSTALL_ENV_VARS.join(",")}`,
+    "--allow-sys=uid",
   ];
 }
 
 /**
  * The flags of `status`: read anywhere (it checks that the deno binary and
  * hook script named in a settings file exist, and reads the store read-only),
- * connect only to the configured socket, read only the path variables. No
- * other write, network or run.
+ * connect only to the configured socket, read only the path variables,
+ * learn its own uid (to refuse another user's settings file). No other
+ * write, network or run.
  */
 export function statusPermissionFlags(paths: { socket: string }): string[] {
   const { socket } = paths;
@@ -163,6 +173,7 @@ export function statusPermissionFlags(paths: { socket: string }): string[] {
     `--allow-write=${socket}`,
     `--allow-net=unix:${socket}`,
     `--allow-env=${INSTALL_ENV_VARS.join(",")}`,
+    "--allow-sys=uid",
   ];
 }
 

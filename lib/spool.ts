@@ -76,7 +76,7 @@ export function pruneSpool(
   names.sort();
   const sizes = names.map((name) => {
     try {
-      return Deno.statSync(`${dir}/${name}`).size;
+      return Deno.lstatSync(`${dir}/${name}`).size;
     } catch {
       return 0;
     }

@@ -15,8 +15,15 @@
  * @module
  */
 
-import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { ChainBrokenError, GENESIS_HASH, rowHash } from "./chain.ts";
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { openReadOnlyDatabase, PreparedStatements } from "./sqlite.ts";
+import {
+  ChainBrokenError,
+  type ChainColumns,
+  chainProblem,
+  GENESIS_HASH,
+  rowHash,
+} from "./chain.ts";
 import { isRowKind, ROW_KINDS, type RowKind, TASK_NOTIFICATION_SOURCE } from "./kinds.ts";
 import type { SessionCounts, StoredRow } from "./rows.ts";
 import { nsDigits } from "./json.ts";
@@ -102,6 +109,12 @@ export interface LastRowsOptions {
   sessionId?: string;
   /** Only rows whose `cwd` is this folder or inside it. */
   cwdWithin?: string;
+  /** Only rows of this kind. */
+  kind?: string;
+  /** Only rows captured at or after this time, ns since the epoch. */
+  sinceNs?: bigint;
+  /** Only rows after this `seq` (for following the store). */
+  afterSeq?: number;
 }
 
 /** Meta keys. */
@@ -152,7 +165,7 @@ const MAX_TALLIED_SESSIONS = 4096;
 /** An open store. */
 export class Store {
   readonly #db: DatabaseSync;
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #statements: PreparedStatements;
   readonly #tallies = new Map<string, SessionCounts>();
   #tip: { seq: number; hash: string };
 
@@ -167,6 +180,7 @@ export class Store {
    */
   constructor(db: DatabaseSync, options: { writer: boolean; identity?: FileIdentity }) {
     this.#db = db;
+    this.#statements = new PreparedStatements(db);
     this.#writer = options.writer;
     this.#identity = options.identity;
     this.#tip = this.#readTip();
@@ -206,7 +220,7 @@ export class Store {
    * not make the daemon drop the frame.
    */
   frameState(frame: { id: string; kind: string; payload: Record<string, unknown> }): FrameState {
-    const row = this.#statement(
+    const row = this.#statements.get(
       "SELECT kind, session_id, CAST(captured_at_ns AS TEXT) AS captured FROM rows WHERE frame_id = ?",
     ).get(frame.id) as { kind: string; session_id: string; captured: string } | undefined;
     if (row === undefined) return "absent";
@@ -230,7 +244,7 @@ export class Store {
     const prevHash = this.#tip.hash;
     const hash = rowHash(prevHash, { seq, kind: input.kind, payload: input.payload });
     const payload = input.payload;
-    this.#statement(
+    this.#statements.get(
       `INSERT INTO rows (seq, frame_id, kind, session_id, cwd, captured_at_ns, payload, prev_hash, hash)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
@@ -277,7 +291,7 @@ export class Store {
   }
 
   #countSession(sessionId: string): SessionCounts {
-    const row = this.#statement(
+    const row = this.#statements.get(
       `SELECT
          COALESCE(SUM(kind = ? AND json_extract(payload, '$.prompt_source') IS NOT ?), 0) AS prompts,
          COALESCE(SUM(kind = ?), 0) AS tools,
@@ -297,27 +311,33 @@ export class Store {
 
   /** The newest rows matching the filters, oldest first. */
   lastRows(options: LastRowsOptions): StoredRow[] {
-    const { limit, sessionId, cwdWithin } = options;
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (sessionId !== undefined) {
-      where.push("session_id = ?");
-      params.push(sessionId);
-    }
-    if (cwdWithin !== undefined) {
-      const base = cwdWithin.endsWith("/") ? cwdWithin.slice(0, -1) : cwdWithin;
-      where.push("(cwd = ? OR substr(cwd, 1, ?) = ?)");
-      params.push(base, base.length + 1, `${base}/`);
-    }
+    const { where, params } = rowFilters(options);
     const sql = `SELECT seq, kind, payload, prev_hash, hash FROM rows
       ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ?`;
-    const rows = this.#db.prepare(sql).all(...params, limit) as unknown as RawRow[];
+    const rows = this.#db.prepare(sql).all(...params, options.limit) as unknown as RawRow[];
     return rows.reverse().map(toStoredRow);
+  }
+
+  /** The oldest rows matching the filters (after `afterSeq`, say), oldest first. */
+  firstRows(options: LastRowsOptions): StoredRow[] {
+    const { where, params } = rowFilters(options);
+    const sql = `SELECT seq, kind, payload, prev_hash, hash FROM rows
+      ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq LIMIT ?`;
+    const rows = this.#db.prepare(sql).all(...params, options.limit) as unknown as RawRow[];
+    return rows.map(toStoredRow);
+  }
+
+  /** The distinct session ids starting with `prefix`, at most `limit` of them. */
+  sessionIdsStartingWith(prefix: string, limit: number): string[] {
+    const rows = this.#db.prepare(
+      "SELECT DISTINCT session_id FROM rows WHERE substr(session_id, 1, ?) = ? LIMIT ?",
+    ).all(prefix.length, prefix, limit) as unknown as { session_id: string }[];
+    return rows.map((row) => row.session_id);
   }
 
   /** How many rows the store holds now (readers see other processes' commits). */
   count(): number {
-    const row = this.#statement("SELECT COALESCE(MAX(seq), 0) AS n FROM rows").get() as {
+    const row = this.#statements.get("SELECT COALESCE(MAX(seq), 0) AS n FROM rows").get() as {
       n: number;
     };
     return Number(row.n);
@@ -337,29 +357,9 @@ export class Store {
     let expectedSeq = 1;
     let prevHash = GENESIS_HASH;
     for (const raw of statement.iterate()) {
-      const row = raw as unknown as RawRow & {
-        session_id: string;
-        cwd: string | null;
-        captured: string;
-      };
-      const seq = Number(row.seq);
-      if (seq !== expectedSeq) throw new ChainBrokenError(expectedSeq, `row is missing`);
-      if (row.prev_hash !== prevHash) {
-        throw new ChainBrokenError(seq, "prev_hash does not match the previous row's hash");
-      }
-      let payload: Record<string, unknown>;
-      try {
-        payload = JSON.parse(row.payload);
-      } catch {
-        throw new ChainBrokenError(seq, "payload is not JSON");
-      }
-      if (rowHash(prevHash, { seq, kind: row.kind, payload }) !== row.hash) {
-        throw new ChainBrokenError(seq, "hash does not match the row's content");
-      }
-      const columnsAgree = row.session_id === payload.session_id &&
-        row.cwd === (typeof payload.cwd === "string" ? payload.cwd : null) &&
-        row.captured === String(payload.captured_at_ns);
-      if (!columnsAgree) throw new ChainBrokenError(seq, "columns disagree with the payload");
+      const row = raw as unknown as ChainColumns;
+      const problem = chainProblem(row, { seq: expectedSeq, prevHash });
+      if (problem !== undefined) throw new ChainBrokenError(expectedSeq, problem);
       prevHash = row.hash;
       expectedSeq++;
     }
@@ -375,8 +375,8 @@ export class Store {
 
   /** A meta value, or undefined when unset (or the store predates meta). */
   meta(key: string): string | undefined {
-    if (!this.#hasTable("meta")) return undefined;
-    const row = this.#statement("SELECT value FROM meta WHERE key = ?").get(key) as
+    if (!this.#statements.hasTable("meta")) return undefined;
+    const row = this.#statements.get("SELECT value FROM meta WHERE key = ?").get(key) as
       | { value: string }
       | undefined;
     return row?.value;
@@ -384,12 +384,12 @@ export class Store {
 
   /** Sets a meta value once; a second set of the same key throws. */
   setMeta(key: string, value: string): void {
-    this.#statement("INSERT INTO meta (key, value) VALUES (?, ?)").run(key, value);
+    this.#statements.get("INSERT INTO meta (key, value) VALUES (?, ?)").run(key, value);
   }
 
   /** Keeps a signed checkpoint; one per tree size. */
   appendCheckpoint(checkpoint: StoredCheckpoint): void {
-    this.#statement(
+    this.#statements.get(
       "INSERT INTO checkpoints (size, root, note, signed_at_ms) VALUES (?, ?, ?, ?)",
     ).run(checkpoint.size, checkpoint.root, checkpoint.note, checkpoint.signedAtMs);
   }
@@ -401,22 +401,7 @@ export class Store {
 
   /** The stored checkpoints by tree size (or the latest only). */
   checkpoints(options: { latestOnly?: boolean } = {}): StoredCheckpoint[] {
-    if (!this.#hasTable("checkpoints")) return [];
-    const sql = options.latestOnly
-      ? "SELECT * FROM checkpoints ORDER BY size DESC LIMIT 1"
-      : "SELECT * FROM checkpoints ORDER BY size";
-    const rows = this.#db.prepare(sql).all() as {
-      size: number;
-      root: string;
-      note: string;
-      signed_at_ms: number;
-    }[];
-    return rows.map((row) => ({
-      size: Number(row.size),
-      root: row.root,
-      note: row.note,
-      signedAtMs: Number(row.signed_at_ms),
-    }));
+    return readCheckpoints(this.#statements, options);
   }
 
   /** The append-only triggers that are missing or not ours (none when intact). */
@@ -444,26 +429,38 @@ export class Store {
     this.#db.close();
   }
 
-  #statement(sql: string): StatementSync {
-    let statement = this.#statements.get(sql);
-    if (!statement) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  #hasTable(name: string): boolean {
-    return this.#statement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
-      .get(name) !== undefined;
-  }
-
   #readTip(): { seq: number; hash: string } {
     const row = this.#db.prepare("SELECT seq, hash FROM rows ORDER BY seq DESC LIMIT 1").get() as
       | { seq: number; hash: string }
       | undefined;
     return row ? { seq: Number(row.seq), hash: row.hash } : { seq: 0, hash: GENESIS_HASH };
   }
+}
+
+/**
+ * The checkpoints of the database behind `statements` by tree size (or the
+ * latest only); none for a store from before checkpoints.
+ */
+export function readCheckpoints(
+  statements: PreparedStatements,
+  options: { latestOnly?: boolean } = {},
+): StoredCheckpoint[] {
+  if (!statements.hasTable("checkpoints")) return [];
+  const sql = options.latestOnly
+    ? "SELECT * FROM checkpoints ORDER BY size DESC LIMIT 1"
+    : "SELECT * FROM checkpoints ORDER BY size";
+  const rows = statements.get(sql).all() as {
+    size: number;
+    root: string;
+    note: string;
+    signed_at_ms: number;
+  }[];
+  return rows.map((row) => ({
+    size: Number(row.size),
+    root: row.root,
+    note: row.note,
+    signedAtMs: Number(row.signed_at_ms),
+  }));
 }
 
 /**
@@ -474,10 +471,7 @@ export class Store {
 export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   const { readOnly = false } = options;
   if (readOnly) {
-    Deno.statSync(path);
-    const db = new DatabaseSync(path, { readOnly: true });
-    db.exec("PRAGMA busy_timeout = 2000");
-    return new Store(db, { writer: false });
+    return new Store(openReadOnlyDatabase(path), { writer: false });
   }
   createPrivateFile(path);
   const identity = fileIdentity(path);
@@ -531,6 +525,34 @@ function chmodIfPresent(path: string, mode: number): void {
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
+}
+
+function rowFilters(options: LastRowsOptions): { where: string[]; params: SQLInputValue[] } {
+  const { sessionId, cwdWithin, kind, sinceNs, afterSeq } = options;
+  const where: string[] = [];
+  const params: SQLInputValue[] = [];
+  if (sessionId !== undefined) {
+    where.push("session_id = ?");
+    params.push(sessionId);
+  }
+  if (cwdWithin !== undefined) {
+    const base = cwdWithin.endsWith("/") ? cwdWithin.slice(0, -1) : cwdWithin;
+    where.push("(cwd = ? OR substr(cwd, 1, ?) = ?)");
+    params.push(base, base.length + 1, `${base}/`);
+  }
+  if (kind !== undefined) {
+    where.push("kind = ?");
+    params.push(kind);
+  }
+  if (sinceNs !== undefined) {
+    where.push("captured_at_ns >= ?");
+    params.push(sinceNs);
+  }
+  if (afterSeq !== undefined) {
+    where.push("seq > ?");
+    params.push(afterSeq);
+  }
+  return { where, params };
 }
 
 function normalizeSql(sql: string): string {

@@ -4,10 +4,9 @@
  * (write a temp file, then hard-link it into place, so concurrent first hooks
  * agree); later hooks reuse it; after an hour idle a new one starts.
  *
- * The trace dir sits in a shared `/tmp`, so it is trusted only when it is a
- * real folder (not a symlink), owned by this user and closed to group and
- * others. Synchronous on purpose: the hook is short-lived and every await
- * costs it more than the syscall.
+ * The trace dir is used only once `lib/trust.ts` trusts it. Synchronous on
+ * purpose: the hook is short-lived and every await costs it more than the
+ * syscall.
  *
  * @module
  */
@@ -16,45 +15,6 @@ import { isHex32 } from "./ids.ts";
 
 /** A trace id goes stale after this long without a hook. */
 export const TRACE_IDLE_MS = 60 * 60 * 1000;
-
-/** Why a trace dir or socket is not trusted, or `undefined` when it is. */
-export type Distrust = string | undefined;
-
-/**
- * Makes the trace dir (0700) when missing and says whether it can be trusted.
- *
- * @returns `undefined` when trusted, else the reason it is not.
- */
-export function prepareTraceDir(dir: string, options: { uid: number }): Distrust {
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.lstatSync(dir);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-    Deno.mkdirSync(dir, { mode: 0o700, recursive: true });
-    info = Deno.lstatSync(dir);
-  }
-  return distrustOf(info, options.uid, "folder");
-}
-
-/**
- * Says why a path's `lstat` makes it untrustworthy: a symlink, another
- * owner, group or other access, or the wrong type.
- */
-export function distrustOf(
-  info: Deno.FileInfo,
-  uid: number,
-  want: "folder" | "socket",
-): Distrust {
-  if (info.isSymlink) return "is a symlink";
-  if (want === "folder" && !info.isDirectory) return "is not a folder";
-  if (want === "socket" && !info.isSocket) return "is not a socket";
-  if (info.uid !== uid) return `is owned by uid ${info.uid}`;
-  if (want === "folder" && ((info.mode ?? 0) & 0o077) !== 0) {
-    return `is open to group or others (mode ${((info.mode ?? 0) & 0o777).toString(8)})`;
-  }
-  return undefined;
-}
 
 /** A fresh random 32-hex id. */
 export function newTraceId(): string {

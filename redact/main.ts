@@ -6,7 +6,8 @@
  *   scorer's protocol);
  * - `--explain`: also list every match (rule id, offsets) and every rejected
  *   candidate with its reason on stderr, for reviewers;
- * - `--allow-email-domains a.com,b.org`: keep addresses at these domains.
+ * - `--allow-email-domain D` (repeatable, as for `install` and the hook):
+ *   keep addresses at these domains.
  *
  * Exit codes: 0 done, 1 some JSONL lines were not `{"id","text"}`, 2 usage.
  *
@@ -14,8 +15,31 @@
  */
 
 import { explainText, type RedactOptions, redactText } from "../lib/redact/mod.ts";
+import {
+  allowedEmailDomains,
+  type CommandLine,
+  type CommandSpec,
+  EXIT,
+  runCommand,
+} from "../lib/cli.ts";
 
-const USAGE = "usage: redact [--jsonl] [--explain] [--allow-email-domains a.com,b.org] < input";
+const REDACT_SPEC: CommandSpec = {
+  command: "redact",
+  usage: `usage: deno task redact [--jsonl] [--explain] [--allow-email-domain D]... < input
+
+Redacts text on stdin to stdout, with no permissions at all.
+
+  --jsonl                 one {"id","text"} object a line in, the same out
+  --explain               list every match and every rejected candidate on stderr
+  --allow-email-domain D  keep e-mail addresses at domain D readable (repeat for more)
+
+Exit codes: 0 done, 1 some JSONL lines were not {"id","text"}, 2 bad usage.`,
+  options: [
+    { name: "--jsonl" },
+    { name: "--explain" },
+    { name: "--allow-email-domain", value: "D", repeat: true },
+  ],
+};
 
 interface Args {
   jsonl: boolean;
@@ -23,20 +47,13 @@ interface Args {
   options: RedactOptions;
 }
 
-function parseArgs(argv: readonly string[]): Args | string {
-  const args: Args = { jsonl: false, explain: false, options: {} };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--jsonl") args.jsonl = true;
-    else if (arg === "--explain") args.explain = true;
-    else if (arg === "--allow-email-domains" && argv[i + 1] !== undefined) {
-      args.options = { allowEmailDomains: argv[++i]!.split(",").filter((d) => d !== "") };
-    } else if (arg?.startsWith("--allow-email-domains=")) {
-      const list = arg.slice("--allow-email-domains=".length);
-      args.options = { allowEmailDomains: list.split(",").filter((d) => d !== "") };
-    } else return `Cannot parse arguments: unknown argument ${arg}`;
-  }
-  return args;
+function redactArgs(line: CommandLine): Args {
+  const domains = allowedEmailDomains(line);
+  return {
+    jsonl: line.options.has("--jsonl"),
+    explain: line.options.has("--explain"),
+    options: domains.length === 0 ? {} : { allowEmailDomains: domains },
+  };
 }
 
 function explainTo(lines: string[], label: string, text: string, options: RedactOptions): void {
@@ -49,12 +66,8 @@ function explainTo(lines: string[], label: string, text: string, options: Redact
   }
 }
 
-async function main(): Promise<number> {
-  const args = parseArgs(Deno.args);
-  if (typeof args === "string") {
-    console.error(`${args}\n${USAGE}`);
-    return 2;
-  }
+async function redact(line: CommandLine): Promise<number> {
+  const args = redactArgs(line);
   const input = await new Response(Deno.stdin.readable).text();
   const encoder = new TextEncoder();
   const notes: string[] = [];
@@ -75,7 +88,7 @@ async function main(): Promise<number> {
       }
       const { id, text } = (record ?? {}) as { id?: unknown; text?: unknown };
       if (typeof id !== "string" || typeof text !== "string") {
-        notes.push(`line ${n + 1}: Cannot redact: expected {"id","text"} strings`);
+        notes.push(`cyberos-memory redact: line ${n + 1}: expected {"id","text"} strings`);
         bad++;
         continue;
       }
@@ -86,7 +99,7 @@ async function main(): Promise<number> {
   }
   await writeAll(Deno.stdout, encoder.encode(out));
   if (notes.length > 0) await writeAll(Deno.stderr, encoder.encode(notes.join("\n") + "\n"));
-  return bad > 0 ? 1 : 0;
+  return bad > 0 ? EXIT.failed : EXIT.done;
 }
 
 async function writeAll(
@@ -97,4 +110,4 @@ async function writeAll(
   while (at < bytes.length) at += await sink.write(bytes.subarray(at));
 }
 
-Deno.exit(await main());
+Deno.exit(await runCommand(REDACT_SPEC, Deno.args, redact));

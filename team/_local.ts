@@ -6,7 +6,8 @@
  * @module
  */
 
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
+import { openReadOnlyDatabase, PreparedStatements } from "../lib/sqlite.ts";
 
 /** One row as stored locally, every column as text the way it is stored. */
 export interface LocalRow {
@@ -44,7 +45,7 @@ const ROW_SELECT = `SELECT seq, frame_id, kind, session_id, cwd,
 /** The store, read-only. */
 export class LocalStore {
   readonly #db: DatabaseSync;
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #statements: PreparedStatements;
   readonly #hasCheckpoints: boolean;
 
   /**
@@ -53,17 +54,16 @@ export class LocalStore {
    * @throws {Deno.errors.NotFound} when there is no store.
    */
   constructor(path: string) {
-    Deno.statSync(path);
-    this.#db = new DatabaseSync(path, { readOnly: true });
-    this.#db.exec("PRAGMA busy_timeout = 2000");
+    this.#db = openReadOnlyDatabase(path);
+    this.#statements = new PreparedStatements(this.#db);
     // A store from before checkpoints has neither table until its daemon runs once.
-    this.#hasCheckpoints = this.#hasTable("checkpoints");
+    this.#hasCheckpoints = this.#statements.hasTable("checkpoints");
   }
 
   /** The log's origin (`meta`), or undefined when the daemon has not chosen one yet. */
   origin(): string | undefined {
-    if (!this.#hasTable("meta")) return undefined;
-    const row = this.#db.prepare("SELECT value FROM meta WHERE key = 'origin'").get() as
+    if (!this.#statements.hasTable("meta")) return undefined;
+    const row = this.#statements.get("SELECT value FROM meta WHERE key = 'origin'").get() as
       | { value: string }
       | undefined;
     return row?.value;
@@ -71,7 +71,7 @@ export class LocalStore {
 
   /** The highest `seq` (0 for an empty store). */
   tipSeq(): number {
-    const row = this.#statement("SELECT COALESCE(MAX(seq), 0) AS n FROM rows").get() as {
+    const row = this.#statements.get("SELECT COALESCE(MAX(seq), 0) AS n FROM rows").get() as {
       n: number;
     };
     return Number(row.n);
@@ -80,7 +80,7 @@ export class LocalStore {
   /** The tip `seq` and the latest checkpoint's tree size: what changes when there is more to ship. */
   progressMark(): string {
     const size = this.#hasCheckpoints
-      ? (this.#statement("SELECT COALESCE(MAX(size), 0) AS size FROM checkpoints").get() as {
+      ? (this.#statements.get("SELECT COALESCE(MAX(size), 0) AS size FROM checkpoints").get() as {
         size: number;
       }).size
       : 0;
@@ -89,20 +89,20 @@ export class LocalStore {
 
   /** Up to `limit` rows after `seq`, in order. */
   rowsAfter(seq: number, limit: number): LocalRow[] {
-    return this.#statement(`${ROW_SELECT} WHERE seq > ? ORDER BY seq LIMIT ?`)
+    return this.#statements.get(`${ROW_SELECT} WHERE seq > ? ORDER BY seq LIMIT ?`)
       .all(seq, limit).map(toLocalRow);
   }
 
   /** The row at `seq`, if any. */
   row(seq: number): LocalRow | undefined {
-    const raw = this.#statement(`${ROW_SELECT} WHERE seq = ?`).get(seq);
+    const raw = this.#statements.get(`${ROW_SELECT} WHERE seq = ?`).get(seq);
     return raw === undefined ? undefined : toLocalRow(raw);
   }
 
   /** Checkpoints with `after < tree_size ≤ upTo`, smallest first. */
   checkpointsBetween(after: number, upTo: number): LocalCheckpoint[] {
     if (!this.#hasCheckpoints) return [];
-    return this.#statement(
+    return this.#statements.get(
       `SELECT size, note FROM checkpoints WHERE size > ? AND size <= ? ORDER BY size`,
     ).all(after, upTo).map((raw) => ({
       tree_size: Number(raw.size),
@@ -114,20 +114,6 @@ export class LocalStore {
   close(): void {
     this.#statements.clear();
     this.#db.close();
-  }
-
-  #hasTable(name: string): boolean {
-    return this.#db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
-      .get(name) !== undefined;
-  }
-
-  #statement(sql: string): StatementSync {
-    let statement = this.#statements.get(sql);
-    if (!statement) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
   }
 }
 

@@ -28,9 +28,8 @@ export const READER_ROLE = "cyberos_memory_reader";
 /** Prefix of the machine logins `enroll` creates. */
 export const MACHINE_LOGIN_PREFIX = "cyberos_memory_m_";
 
-/** The columns of a shipped row, in the local store's order, `origin` first. */
-export const ROW_COLUMNS = [
-  "origin",
+/** The columns of a row as the local store has them, in its order. */
+export const LOCAL_ROW_COLUMNS = [
   "seq",
   "frame_id",
   "kind",
@@ -41,6 +40,9 @@ export const ROW_COLUMNS = [
   "prev_hash",
   "hash",
 ] as const;
+
+/** The columns of a shipped row, in the local store's order, `origin` first. */
+export const ROW_COLUMNS = ["origin", ...LOCAL_ROW_COLUMNS] as const;
 
 /** The columns of a shipped checkpoint. */
 export const CHECKPOINT_COLUMNS = ["origin", "tree_size", "note"] as const;

@@ -12,6 +12,7 @@
 import type postgres from "postgres";
 import type { Queryable, Sql } from "./_connect.ts";
 import type { LocalCheckpoint, LocalRow, LocalStore } from "./_local.ts";
+import { LOCAL_ROW_COLUMNS } from "./_schema.ts";
 import { GENESIS_HASH } from "../lib/chain.ts";
 
 /** The local store and the team store disagree about a row already shipped. */
@@ -83,18 +84,6 @@ export interface ShipResult {
   lastSeq: number;
 }
 
-const COLUMNS = [
-  "seq",
-  "frame_id",
-  "kind",
-  "session_id",
-  "cwd",
-  "captured_at_ns",
-  "payload",
-  "prev_hash",
-  "hash",
-] as const;
-
 /**
  * Ships everything the team store lacks, then returns.
  *
@@ -158,8 +147,8 @@ async function insertRows(sql: Queryable, origin: string, rows: LocalRow[]): Pro
   // One JSON parameter for the whole batch: PostgreSQL unpacks it into typed
   // columns (text stays byte for byte), faster than ten parameters a row.
   const inserted = await sql<{ seq: string }[]>`
-    INSERT INTO cyberos_memory.rows (origin, ${sql.unsafe(COLUMNS.join(", "))})
-    SELECT ${origin}, ${sql.unsafe(COLUMNS.join(", "))}
+    INSERT INTO cyberos_memory.rows (origin, ${sql.unsafe(LOCAL_ROW_COLUMNS.join(", "))})
+    SELECT ${origin}, ${sql.unsafe(LOCAL_ROW_COLUMNS.join(", "))}
     FROM jsonb_to_recordset(${sql.json(rows as unknown as postgres.JSONValue)}) AS batch (
       seq bigint, frame_id text, kind text, session_id text, cwd text,
       captured_at_ns bigint, payload text, prev_hash text, hash text)
@@ -217,7 +206,7 @@ async function centralRows(
 
 /** The first column in which two copies of a row differ, if any. */
 function differingColumn(central: LocalRow, local: LocalRow): string | undefined {
-  return COLUMNS.find((column) => String(central[column]) !== String(local[column]));
+  return LOCAL_ROW_COLUMNS.find((column) => String(central[column]) !== String(local[column]));
 }
 
 async function compareRow(sql: Queryable, origin: string, row: LocalRow): Promise<void> {

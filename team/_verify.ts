@@ -16,11 +16,10 @@
  * @module
  */
 
-import { rowHash } from "../lib/chain.ts";
+import { type ChainColumns, chainProblem, GENESIS_HASH } from "../lib/chain.ts";
 import { openCheckpoint } from "../lib/checkpoint.ts";
 import { bytesToHex, equalBytes, MerkleFrontier, rowLeafHash } from "../lib/merkle.ts";
 import { parseVerifierKey, type VerifierKey } from "../lib/note.ts";
-import { GENESIS_HASH } from "../lib/chain.ts";
 import type { Sql } from "./_connect.ts";
 
 /** What verifying one machine found. */
@@ -37,16 +36,8 @@ export interface MachineReport {
   failure?: string;
 }
 
-interface CentralRow {
-  seq: string;
-  kind: string;
-  session_id: string;
-  cwd: string | null;
-  captured_at_ns: string;
-  payload: string;
-  prev_hash: string;
-  hash: string;
-}
+/** A row as the team store returns it: `seq` is a bigint, so it comes as text. */
+type CentralRow = Omit<ChainColumns, "seq"> & { seq: string };
 
 class MachineFailure extends Error {}
 
@@ -101,7 +92,7 @@ async function verifyMachine(
     checkDue();
     let prevHash = GENESIS_HASH;
     const cursor = sql<CentralRow[]>`
-      SELECT seq::text AS seq, kind, session_id, cwd, captured_at_ns::text AS captured_at_ns,
+      SELECT seq::text AS seq, kind, session_id, cwd, captured_at_ns::text AS captured,
              payload, prev_hash, hash
       FROM cyberos_memory.rows WHERE origin = ${origin} ORDER BY rows.seq`.cursor(2000);
     for await (const rows of cursor) {
@@ -155,21 +146,10 @@ async function openCheckpoints(
 
 /** The row-level checks of `Store.verify`, on the team store's copy. */
 function checkRow(row: CentralRow, expected: { seq: number; prevHash: string }): void {
-  const { seq, prevHash } = expected;
-  const fail = (detail: string) => new MachineFailure(`seq ${seq}: ${detail}`);
-  if (Number(row.seq) !== seq) throw fail(`row is missing (next is seq ${row.seq})`);
-  if (row.prev_hash !== prevHash) throw fail("prev_hash does not match the previous row's hash");
-  let payload: Record<string, unknown>;
-  try {
-    payload = JSON.parse(row.payload);
-  } catch {
-    throw fail("payload is not JSON");
+  const { seq } = expected;
+  if (Number(row.seq) !== seq) {
+    throw new MachineFailure(`seq ${seq}: row is missing (next is seq ${row.seq})`);
   }
-  if (rowHash(prevHash, { seq, kind: row.kind, payload }) !== row.hash) {
-    throw fail("hash does not match the row's content");
-  }
-  const columnsAgree = row.session_id === payload.session_id &&
-    row.cwd === (typeof payload.cwd === "string" ? payload.cwd : null) &&
-    row.captured_at_ns === String(payload.captured_at_ns);
-  if (!columnsAgree) throw fail("columns disagree with the payload");
+  const problem = chainProblem({ ...row, seq }, expected);
+  if (problem !== undefined) throw new MachineFailure(`seq ${seq}: ${problem}`);
 }

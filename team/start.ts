@@ -12,7 +12,7 @@
 
 import { fileUrlToPath } from "../lib/file_url.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
-import { resolvePaths } from "../lib/paths.ts";
+import { resolveDbPath } from "../lib/paths.ts";
 import {
   POSTGRES_DRIVER_ENV_VARS,
   TEAM_URL_ENV_VAR,
@@ -51,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
   const net = netOf(url);
   let args: string[];
   try {
-    const { db } = resolvePaths((name) => Deno.env.get(name));
+    const db = resolveDbPath((name) => Deno.env.get(name));
     args = teamRunArgs({ db, ...(net ? { net } : {}) }, ["ship", "--db", db, ...rest]);
   } catch (error) {
     console.error(`cyberos-memory team: ${(error as Error).message}`);

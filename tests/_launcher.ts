@@ -42,12 +42,20 @@ export function taskEnv(options: TaskOptions): Record<string, string> {
 }
 
 /** Runs `deno task <args>` to its end. */
-export async function runTask(args: string[], options: TaskOptions): Promise<TaskResult> {
+export function runTask(args: string[], options: TaskOptions): Promise<TaskResult> {
+  return runDeno(["task", "-q", ...args], { cwd: options.root, env: taskEnv(options) });
+}
+
+/** Runs this deno with `args` in `cwd`, seeing only `env`, to its end (at most 60 s). */
+export async function runDeno(
+  args: string[],
+  options: { cwd: string; env: Record<string, string> },
+): Promise<TaskResult> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", ...args],
-    cwd: options.root,
+    args,
+    cwd: options.cwd,
     clearEnv: true,
-    env: taskEnv(options),
+    env: options.env,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

@@ -38,6 +38,12 @@ async function attempt(): Promise<void> {
     case "unix":
       (await Deno.connect({ transport: "unix", path: target })).close();
       return;
+    case "listen-unix":
+      Deno.listen({ transport: "unix", path: target }).close();
+      return;
+    case "uid":
+      Deno.uid();
+      return;
     case "sqlite": {
       // A writer as the daemon opens one (WAL, temp store in memory), with a sort and a
       // temporary table large enough that SQLite would otherwise spill them to temp files.

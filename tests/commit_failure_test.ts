@@ -11,35 +11,16 @@
  */
 
 import assert from "node:assert/strict";
-import { encodeFrame, type Frame } from "../lib/frame.ts";
+import type { Frame } from "../lib/frame.ts";
 import { spoolDir } from "../lib/paths.ts";
-import { spoolFileName, writeSpoolFile } from "../lib/spool.ts";
 import { openStore, type Store } from "../lib/store.ts";
 import { quarantineDirOf } from "../lib/store_paths.ts";
 import { Ingest } from "../daemon/_ingest.ts";
 import { drainSpool } from "../daemon/_spool_drain.ts";
 import { noTelemetry } from "../daemon/_telemetry.ts";
 import { readRows, startTestDaemon, testFrame, waitForRows } from "./_daemon.ts";
-
-function spoolFrames(traceDir: string, frames: Frame[]): string[] {
-  Deno.mkdirSync(spoolDir(traceDir), { recursive: true, mode: 0o700 });
-  return frames.map((frame) =>
-    writeSpoolFile(
-      spoolDir(traceDir),
-      spoolFileName(Number(frame.payload.captured_at_ns), frame.id),
-      encodeFrame(frame),
-    )
-  );
-}
-
-function listNames(dir: string): string[] {
-  try {
-    return [...Deno.readDirSync(dir)].map((entry) => entry.name).sort();
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
-}
+import { canMountTmpfs, startOnFullDisk } from "./_full_disk.ts";
+import { listNames, spoolFrames } from "./_spool.ts";
 
 /** Drains the spool into a fresh writer and commits; returns what the commit threw, if anything. */
 function drainAndCommit(ingest: Ingest, traceDir: string): unknown {
@@ -183,44 +164,13 @@ Deno.test("daemon: killed between the commit and deleting the spool files, it st
   }
 });
 
-/** Runs the daemon in its own mount namespace, its store's folder a tmpfs of `size`. */
-function onSmallDisk(folder: string, size: string): string[] {
-  return [
-    "unshare",
-    "-rm",
-    "sh",
-    "-c",
-    `mount -t tmpfs -o size=${size} tmpfs "$0" && exec "$@"`,
-    folder,
-  ];
-}
-
-async function canMountTmpfs(): Promise<boolean> {
-  const dir = await Deno.makeTempDir();
-  try {
-    const probe = await new Deno.Command("unshare", {
-      args: ["-rm", "sh", "-c", `mount -t tmpfs -o size=64k tmpfs "${dir}"`],
-      stderr: "null",
-    }).output();
-    return probe.success;
-  } catch {
-    return false;
-  } finally {
-    await Deno.remove(dir);
-  }
-}
-
 Deno.test({
   name:
     "daemon: after a full disk stopped it, a restart with room stores every spooled row exactly once",
   ignore: !(await canMountTmpfs()),
   async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "cyberos-full-" });
-    await Deno.mkdir(`${dir}/store`);
-    const big = "x".repeat(128 * 1024);
-    const frames = Array.from({ length: 6 }, (_, i) => testFrame(i + 1, { text: `${i} ${big}` }));
-    const names = spoolFrames(`${dir}/traces`, frames).map((p) => p.split("/").pop()!).sort();
-    const full = await startTestDaemon({ dir, wrapper: onSmallDisk(`${dir}/store`, "384k") });
+    const { dir, daemon: full, frames, spooled } = await startOnFullDisk();
+    const names = spooled.map((p) => p.split("/").pop()!).sort();
     assert.equal((await full.process.status).code, 1);
     assert.match(full.stderr(), /database or disk is full/);
     await full.stop({ keep: true });

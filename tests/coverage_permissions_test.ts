@@ -12,18 +12,7 @@ import { COVERAGE_ENV_VARS } from "../coverage/_paths.ts";
 import { RUNTIME_ENV_VARS } from "../lib/launch.ts";
 import { coveragePermissionFlags } from "../lib/permissions.ts";
 import { ROOT } from "./_daemon.ts";
-
-const PROBE = `${ROOT}/tests/_permission_probe.ts`;
-
-async function probe(flags: string[], operation: string, target: string): Promise<string> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-q", ...flags, PROBE, operation, target],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return new TextDecoder().decode(output.stdout).trim() ||
-    new TextDecoder().decode(output.stderr).trim();
-}
+import { probe } from "./_probe.ts";
 
 Deno.test("coveragePermissionFlags() read the store and the projects folder and nothing else", async (t) => {
   const dir = await Deno.makeTempDir({ dir: "/tmp", prefix: "cyberos coverage " });

@@ -15,7 +15,7 @@ import {
 } from "../install/_settings.ts";
 import { HOOK_TIMEOUT_SECONDS, ourHooks } from "../install/_install.ts";
 import { installState } from "../install/_status.ts";
-import { formatRows } from "../install/_tail.ts";
+import { formatRows, formatTime } from "../install/_tail.ts";
 import {
   buildHookCommand,
   DEFAULT_HOOK_SCRIPT,
@@ -410,9 +410,12 @@ Deno.test("formatRows() folds identical tool runs and summarises each kind", {
   ];
   const lines = formatRows(rows, { color: false });
   assert.equal(lines.length, 3);
-  assert.match(lines[0]!, /prompt +3f1c2a9e {2}Fix the bug \(\+1 lines\)$/);
-  assert.match(lines[1]!, /tool +3f1c2a9e {2}Bash success 20 ms ×2$/);
-  assert.match(lines[2]!, /turn +3f1c2a9e {2}turn done: 1 prompts, 2 tool uses, 1\.5 s/);
+  const when = formatTime(1e18, { date: true });
+  assert.match(when, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  assert.ok(lines.every((line) => line.startsWith(`${when}  `)), "date and time on every line");
+  assert.match(lines[0]!, /prompt +3f1c2a9e {2}p {21}Fix the bug \(\+1 line\)$/);
+  assert.match(lines[1]!, /tool +3f1c2a9e {2}p {21}Bash success 20 ms ×2$/);
+  assert.match(lines[2]!, /turn +3f1c2a9e {2}p {21}turn done: 1 prompt, 2 tool uses, 1\.5 s/);
   assert.ok(!lines.join("").includes("\x1b["));
   assert.ok(formatRows(rows, { color: true }).join("").includes("\x1b["));
 });

@@ -5,19 +5,25 @@
  */
 
 import assert from "node:assert/strict";
-import { DEFAULT_SOCKET_PATH, DEFAULT_TRACE_DIR, resolvePaths } from "../lib/paths.ts";
+import { MAX_SOCKET_PATH_BYTES, resolvePaths } from "../lib/paths.ts";
 
 function env(values: Record<string, string>) {
   return (name: string) => values[name];
 }
 
 Deno.test({
-  name: "resolvePaths() uses the defaults, XDG_DATA_HOME, then HOME",
+  name:
+    "resolvePaths() puts socket and trace dir in the private runtime dir, the store in XDG_DATA_HOME",
   permissions: "none",
   fn() {
     assert.deepEqual(resolvePaths(env({ HOME: "/home/u" })), {
-      socket: DEFAULT_SOCKET_PATH,
-      traceDir: DEFAULT_TRACE_DIR,
+      socket: "/home/u/.local/state/cyberos-memory/capture.sock",
+      traceDir: "/home/u/.local/state/cyberos-memory",
+      db: "/home/u/.local/share/cyberos-memory/capture.db",
+    });
+    assert.deepEqual(resolvePaths(env({ HOME: "/home/u", XDG_STATE_HOME: "/st" })), {
+      socket: "/st/cyberos-memory/capture.sock",
+      traceDir: "/st/cyberos-memory",
       db: "/home/u/.local/share/cyberos-memory/capture.db",
     });
     assert.equal(
@@ -42,5 +48,30 @@ Deno.test({
       /Cannot use CYBEROS_MEMORY_SOCKET: "rel.sock" is not an absolute path/,
     );
     assert.throws(() => resolvePaths(env({})), TypeError);
+  },
+});
+
+Deno.test({
+  name: "resolvePaths() refuses a socket path too long for a Unix socket, naming the variable",
+  permissions: "none",
+  fn() {
+    const longHome = `/home/${"u".repeat(MAX_SOCKET_PATH_BYTES)}`;
+    assert.throws(
+      () => resolvePaths(env({ HOME: longHome })),
+      /^TypeError: Cannot use the socket path \/home\/u+\/\.local\/state\/cyberos-memory\/capture\.sock: \d+ bytes, a Unix socket path holds at most 103; set CYBEROS_MEMORY_SOCKET to a shorter path/,
+    );
+    const fits = resolvePaths(env({ HOME: longHome, CYBEROS_MEMORY_SOCKET: "/run/u/c.sock" }));
+    assert.equal(fits.socket, "/run/u/c.sock");
+    assert.equal(fits.traceDir, `${longHome}/.local/state/cyberos-memory`);
+    const spec = resolvePaths(env({
+      CYBEROS_MEMORY_SOCKET: "/tmp/cyberos-memory-capture.sock",
+      CYBEROS_MEMORY_TRACE_DIR: "/tmp/cyberos-memory-claude-traces",
+      CYBEROS_MEMORY_DB: "/d/c.db",
+    }));
+    assert.equal(
+      spec.socket,
+      "/tmp/cyberos-memory-capture.sock",
+      "the spec's paths stay selectable",
+    );
   },
 });

@@ -6,8 +6,9 @@
  */
 
 import assert from "node:assert/strict";
-import { DEFAULT_SOCKET_PATH, DEFAULT_TRACE_DIR } from "../lib/paths.ts";
+import { BIND_SOCKET_NAME, resolvePaths } from "../lib/paths.ts";
 import { HOOK_V8_FLAGS } from "../lib/hook_command.ts";
+import { hookRunArgs } from "../hook/start.ts";
 import {
   daemonPermissionFlags,
   hookPermissionFlags,
@@ -19,18 +20,7 @@ import {
 } from "../lib/permissions.ts";
 import { storeFolderRunArgs } from "../daemon/start.ts";
 import { fixture, ROOT, runHook } from "./_daemon.ts";
-
-const PROBE = `${ROOT}/tests/_permission_probe.ts`;
-
-async function probe(flags: string[], operation: string, target: string): Promise<string> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-q", ...flags, PROBE, operation, target],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return new TextDecoder().decode(output.stdout).trim() ||
-    new TextDecoder().decode(output.stderr).trim();
-}
+import { probe } from "./_probe.ts";
 
 /** An operation, its target and the expected answer (`granted` or `refused`). */
 type ProbeCase = [operation: string, target: string, expected: string];
@@ -50,34 +40,36 @@ async function probeSteps(
   }
 }
 
-function flagsToSet(flags: string[]): Record<string, string[]> {
-  const set: Record<string, string[]> = {};
-  for (const flag of flags) {
-    const match = /^--allow-([a-z]+)=(.*)$/.exec(flag);
-    if (match) set[match[1]!] = match[2]!.split(",");
-  }
-  return set;
-}
-
-Deno.test("deno.json's hook permission set is hookPermissionFlags() of the default paths", async () => {
+Deno.test("deno.json names no hook set (its paths are under $HOME now): the hook task goes through the launcher", async () => {
   const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`));
-  const expected = flagsToSet(
-    hookPermissionFlags({ socket: DEFAULT_SOCKET_PATH, traceDir: DEFAULT_TRACE_DIR }),
-  );
-  assert.deepEqual(config.permissions.hook, expected);
+  assert.equal(config.permissions.hook, undefined);
+  assert.equal(config.tasks.hook, "deno run -q -P=launcher hook/start.ts");
+  assert.ok(config.permissions.launcher.env.includes("XDG_STATE_HOME"));
 });
 
-Deno.test("deno.json's hook task runs with the installed command's V8 flags", async () => {
-  const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`));
-  const words = (config.tasks.hook as string).split(" ");
-  for (const flag of HOOK_V8_FLAGS) assert.ok(words.includes(flag), `${flag} is missing`);
+Deno.test("the hook task's launcher runs the hook with the installed command's V8 and permission flags for the resolved paths", () => {
+  const paths = resolvePaths((name) => ({ HOME: "/home/u" } as Record<string, string>)[name]);
+  const args = hookRunArgs(paths, ["stop"]);
+  for (const flag of [...HOOK_V8_FLAGS, ...hookPermissionFlags(paths)]) {
+    assert.ok(args.includes(flag), `${flag} is missing`);
+  }
+  assert.ok(args.includes("--allow-net=unix:/home/u/.local/state/cyberos-memory/capture.sock"));
+  assert.equal(args.filter((arg) => arg.startsWith("--allow")).length, 5);
+  assert.deepEqual(args.slice(-5), [
+    "--socket",
+    "/home/u/.local/state/cyberos-memory/capture.sock",
+    "--trace-dir",
+    "/home/u/.local/state/cyberos-memory",
+    "stop",
+  ]);
 });
 
 Deno.test("hookPermissionFlags() allow the trace dir and socket and refuse everything else", async (t) => {
   const dir = await Deno.makeTempDir({ dir: "/tmp" });
-  const socket = `${dir}/capture.sock`;
-  const traceDir = `${dir}/traces`;
-  await Deno.mkdir(traceDir);
+  // The default layout: the socket inside the private runtime dir, which is the trace dir.
+  const traceDir = `${dir}/state/cyberos-memory`;
+  const socket = `${traceDir}/capture.sock`;
+  await Deno.mkdir(traceDir, { recursive: true });
   await Deno.writeTextFile(`${traceDir}/readable`, "x");
   const listener = Deno.listen({ transport: "unix", path: socket });
   const other = Deno.listen({ transport: "unix", path: `${dir}/other.sock` });
@@ -87,6 +79,9 @@ Deno.test("hookPermissionFlags() allow the trace dir and socket and refuse every
     ["read", `${traceDir}/readable`, "granted"],
     ["write", `${traceDir}/new-file`, "granted"],
     ["unix", socket, "granted"],
+    ["read", `${dir}/state`, "refused"],
+    ["write", `${dir}/state/cyberos-memory-other`, "refused"],
+    ["listen-unix", `${traceDir}/${BIND_SOCKET_NAME}`, "refused"],
     ["read", "/etc/hostname", "refused"],
     ["read", `${dir}/other.sock`, "refused"],
     ["read", `${ROOT}/deno.json`, "refused"],
@@ -137,8 +132,8 @@ Deno.test("daemonPermissionFlags() allow the store's own paths, trace dir and so
   const traceDir = `${dir}/traces`;
   const db = `${dir}/store/capture.db`;
   await Deno.mkdir(`${dir}/store`);
-  await Deno.mkdir(`${db}.quarantine`);
   await Deno.mkdir(traceDir);
+  await Deno.mkdir(`${db}.quarantine`);
   await Deno.writeTextFile(`${dir}/store/notes.txt`, "x");
   const tcp = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (tcp.addr as Deno.NetAddr).port;
@@ -152,6 +147,10 @@ Deno.test("daemonPermissionFlags() allow the store's own paths, trace dir and so
     ["write", `${db}.signing.key`, "granted"],
     ["write", `${db}.quarantine/x.frame`, "granted"],
     ["write", `${traceDir}/x`, "granted"],
+    ["listen-unix", `${traceDir}/${BIND_SOCKET_NAME}`, "granted"],
+    ["listen-unix", socket, "granted"],
+    ["listen-unix", `${traceDir}/other.sock`, "refused"],
+    ["listen-unix", `${dir}/other.sock`, "refused"],
     ["env", "OTEL_EXPORTER_OTLP_ENDPOINT", "granted"],
     // The store's folder itself is not granted: only the store's own paths.
     ["read", `${dir}/store/notes.txt`, "refused"],
@@ -263,6 +262,7 @@ Deno.test("installPermissionFlags() write only the scope's .claude folder", asyn
     ["env", "CYBEROS_MEMORY_SOCKET", "granted"],
     ["run", "true", "refused"],
     ["unix", "/tmp/cyberos-memory-capture.sock", "refused"],
+    ["uid", "", "granted"],
   ];
   try {
     await probeSteps(t, flags, { cases, dir });
@@ -284,6 +284,7 @@ Deno.test("statusPermissionFlags() reach only the configured socket and write no
     ["write", `${dir}/file`, "refused"],
     ["env", "ANTHROPIC_API_KEY", "refused"],
     ["run", "true", "refused"],
+    ["uid", "", "granted"],
   ];
   try {
     await probeSteps(t, flags, { cases, dir });
@@ -392,6 +393,25 @@ Deno.test("deno.json's viewer set lets the view's launcher read the path variabl
     ["run", "true", "refused"],
     ["listen", "0.0.0.0:0", "refused"],
     ["tcp", "192.0.2.1:80", "refused"],
+  ];
+  try {
+    await probeSteps(t, flags, { cases, dir });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno.json's launcher set may run ps (to follow npx) besides deno, nothing else", async (t) => {
+  const dir = await Deno.makeTempDir({ dir: "/tmp" });
+  const flags = [`--config=${ROOT}/deno.json`, "--no-prompt", "-P=launcher"];
+  const cases: ProbeCase[] = [
+    ["run", "ps", "granted"],
+    ["run", "sh", "refused"],
+    ["env", "npm_command", "granted"],
+    ["env", "ANTHROPIC_API_KEY", "refused"],
+    ["read", "/etc/hostname", "refused"],
+    ["write", `${dir}/file`, "refused"],
+    ["unix", "/tmp/cyberos-memory-capture.sock", "refused"],
   ];
   try {
     await probeSteps(t, flags, { cases, dir });

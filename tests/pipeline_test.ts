@@ -413,7 +413,7 @@ Deno.test("daemon: survives garbage on its socket and accepts the next valid fra
   });
 });
 
-Deno.test("daemon: a second daemon on a live socket exits 1 with a clear line; a stale socket is replaced", async () => {
+Deno.test("daemon: a second daemon on the same socket and store exits 1 naming the first; a stale socket is replaced", async () => {
   const daemon = await startTestDaemon();
   try {
     const second = await new Deno.Command(Deno.execPath(), {
@@ -424,7 +424,9 @@ Deno.test("daemon: a second daemon on a live socket exits 1 with a clear line; a
     assert.equal(second.code, 1);
     assert.match(
       new TextDecoder().decode(second.stderr),
-      /another daemon is already listening on /,
+      new RegExp(
+        `another daemon is running on the store .* \\(pid \\d+ socket ${daemon.socket}\\)`,
+      ),
     );
     daemon.process.kill("SIGKILL");
     await daemon.process.status;

@@ -66,25 +66,36 @@ Deno.test("redact/main.ts --explain lists matches and rejections on stderr", asy
   );
 });
 
-Deno.test("redact/main.ts --allow-email-domains keeps the operator's addresses", async () => {
+Deno.test("redact/main.ts --allow-email-domain (repeatable, install's spelling) keeps the operator's addresses", async () => {
   const result = await runRedact(
-    ["--allow-email-domains", "acme.vn"],
-    "ops@acme.vn lan@mailbox.vn",
+    ["--allow-email-domain", "acme.vn", "--allow-email-domain=corp.example"],
+    "ops@acme.vn lan@mailbox.vn it@corp.example",
   );
-  assert.equal(result.stdout, "ops@acme.vn <EMAIL>");
+  assert.equal(result.stdout, "ops@acme.vn <EMAIL> it@corp.example");
+  const old = await runRedact(["--allow-email-domains", "acme.vn"], "ops@acme.vn");
+  assert.equal(old.code, 2, "the old spelling is refused");
+  const list = await runRedact(["--allow-email-domain", "acme.vn,b.org"], "ops@acme.vn");
+  assert.equal(list.code, 2, "a comma list is refused, not taken as one odd domain");
+  assert.match(list.stderr, /^cyberos-memory redact: --allow-email-domain needs one domain/);
 });
 
 Deno.test("redact/main.ts --jsonl exits 1 and names a line that is not {id,text}", async () => {
   const result = await runRedact(["--jsonl"], '{"id": 1}\n{"id":"x","text":"ok"}\n');
   assert.equal(result.code, 1);
   assert.equal(result.stdout, '{"id":"x","text":"ok"}\n');
-  assert.equal(result.stderr, 'line 1: Cannot redact: expected {"id","text"} strings\n');
+  assert.equal(
+    result.stderr,
+    'cyberos-memory redact: line 1: expected {"id","text"} strings\n',
+  );
 });
 
 Deno.test("redact/main.ts rejects an unknown argument with exit 2", async () => {
   const result = await runRedact(["--nope"], "");
   assert.equal(result.code, 2);
-  assert.match(result.stderr, /^Cannot parse arguments: unknown argument --nope\n/);
+  assert.equal(
+    result.stderr,
+    'cyberos-memory redact: unknown option "--nope"; see deno task redact --help\n',
+  );
 });
 
 Deno.test("redact/main.ts --jsonl scores 100 % recall and no firm false positive on the dev corpora", async () => {

@@ -6,9 +6,24 @@
  * @module
  */
 
+import { type CommandSpec, parseOrExit } from "../lib/cli.ts";
 import { fileUrlToPath } from "../lib/file_url.ts";
 
 const ROOT = fileUrlToPath(new URL("..", import.meta.url));
+
+const TEST_SPEC: CommandSpec = {
+  command: "test",
+  usage: `usage: deno task test [FILE|FOLDER]...
+
+The one gate: deno fmt --check, deno lint, deno check, then the tests (all of tests/,
+or only the files and folders named), ending with one line "N passed, N failed".
+
+Exit codes: 0 everything passed, 1 something failed, 2 bad usage.`,
+  options: [],
+  maxPositionals: Infinity,
+};
+
+const filters = parseOrExit(TEST_SPEC, Deno.args).positionals;
 
 interface Step {
   name: string;
@@ -55,7 +70,6 @@ for (const gate of GATES) {
 }
 
 console.log("\n== deno test");
-const filters = Deno.args;
 const result = await run(
   ["test", "-A", "--no-prompt", ...(filters.length ? filters : ["tests/"])],
   {

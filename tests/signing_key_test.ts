@@ -18,6 +18,7 @@ import {
 } from "../lib/signing_key.ts";
 import { storeOwnPaths } from "../lib/store_paths.ts";
 import { ROOT, startTestDaemon } from "./_daemon.ts";
+import { probe } from "./_probe.ts";
 
 const KEY = new Uint8Array(48).fill(7);
 
@@ -93,15 +94,6 @@ Deno.test("a symlink planted at the key path: the daemon captures, does not sign
     await Deno.remove(dir, { recursive: true });
   }
 });
-
-async function probe(flags: string[], operation: string, target: string): Promise<string> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-q", ...flags, `${ROOT}/tests/_permission_probe.ts`, operation, target],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return new TextDecoder().decode(output.stdout).trim();
-}
 
 Deno.test("the signing key is reachable with the daemon's flags and not with the hook's", async () => {
   const dir = await Deno.makeTempDir({ dir: "/tmp" });

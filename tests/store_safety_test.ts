@@ -9,15 +9,16 @@
  */
 
 import assert from "node:assert/strict";
-import { encodeFrame, type Frame, MAX_CAPTURED_AT_NS, validateFrame } from "../lib/frame.ts";
+import { type Frame, MAX_CAPTURED_AT_NS, validateFrame } from "../lib/frame.ts";
 import { openStore } from "../lib/store.ts";
 import { spoolDir } from "../lib/paths.ts";
-import { spoolFileName, writeSpoolFile } from "../lib/spool.ts";
 import { quarantineDirOf } from "../lib/store_paths.ts";
 import { Ingest } from "../daemon/_ingest.ts";
 import { Quarantine } from "../daemon/_quarantine.ts";
 import { noTelemetry, type Telemetry } from "../daemon/_telemetry.ts";
 import { readRows, ROOT, runHook, startTestDaemon, testFrame, waitForRows } from "./_daemon.ts";
+import { canMountTmpfs, startOnFullDisk } from "./_full_disk.ts";
+import { listNames, spoolFrames } from "./_spool.ts";
 
 /** Beyond what a SQLite INTEGER holds (2^63 - 1 ≈ 9.22e18). */
 const TOO_LATE_NS = 9.3e18;
@@ -25,27 +26,6 @@ const TOO_LATE_NS = 9.3e18;
 function lateFrame(index: number): Frame {
   const frame = testFrame(index);
   return { ...frame, payload: { ...frame.payload, captured_at_ns: TOO_LATE_NS } };
-}
-
-function spoolFrames(traceDir: string, frames: Frame[]): string[] {
-  Deno.mkdirSync(traceDir, { mode: 0o700 });
-  Deno.mkdirSync(spoolDir(traceDir), { mode: 0o700 });
-  return frames.map((frame) =>
-    writeSpoolFile(
-      spoolDir(traceDir),
-      spoolFileName(Number(frame.payload.captured_at_ns), frame.id),
-      encodeFrame(frame),
-    )
-  );
-}
-
-function listNames(dir: string): string[] {
-  try {
-    return [...Deno.readDirSync(dir)].map((entry) => entry.name).sort();
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
 }
 
 function countingTelemetry(): Telemetry & { quarantinedReasons: string[] } {
@@ -124,45 +104,12 @@ Deno.test("daemon: a spooled frame with captured_at_ns 9.3e18 is quarantined, th
   }
 });
 
-/** Runs the daemon in its own mount namespace, its store's folder a tmpfs of `size`. */
-function onSmallDisk(folder: string, size: string): string[] {
-  return [
-    "unshare",
-    "-rm",
-    "sh",
-    "-c",
-    `mount -t tmpfs -o size=${size} tmpfs "$0" && exec "$@"`,
-    folder,
-  ];
-}
-
-async function canMountTmpfs(): Promise<boolean> {
-  const dir = await Deno.makeTempDir();
-  try {
-    const probe = await new Deno.Command("unshare", {
-      args: ["-rm", "sh", "-c", `mount -t tmpfs -o size=64k tmpfs "${dir}"`],
-      stderr: "null",
-    }).output();
-    return probe.success;
-  } catch {
-    return false;
-  } finally {
-    await Deno.remove(dir);
-  }
-}
-
 Deno.test({
   name:
     "daemon: a full disk stops it with exit 1 and SQLite's own error; the frames stay in the spool",
   ignore: !(await canMountTmpfs()),
   async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "cyberos-full-" });
-    await Deno.mkdir(`${dir}/store`);
-    // 768 KiB of frames waiting for a 384 KiB disk: the first drain's one batch cannot fit.
-    const big = "x".repeat(128 * 1024);
-    const frames = Array.from({ length: 6 }, (_, i) => testFrame(i + 1, { text: `${i} ${big}` }));
-    const spooled = spoolFrames(`${dir}/traces`, frames);
-    const daemon = await startTestDaemon({ dir, wrapper: onSmallDisk(`${dir}/store`, "384k") });
+    const { daemon, spooled } = await startOnFullDisk();
     try {
       assert.equal(await waitForExit(daemon.process, 15_000), 1);
       const stderr = daemon.stderr();

@@ -24,28 +24,15 @@ import {
   testFrame,
   waitForRows,
 } from "./_daemon.ts";
+import { runDeno, type TaskResult as Run } from "./_launcher.ts";
 import { copyStore, recomputeChain, swapRows, tamper } from "./_tamper.ts";
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs a command the way its `deno task` does: `install/main.ts` with the `reader` set. */
-async function task(command: string, args: string[], db: string): Promise<Run> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-q", "-P=reader", `${ROOT}/install/main.ts`, command, ...args],
+function task(command: string, args: string[], db: string): Promise<Run> {
+  return runDeno(["run", "-q", "-P=reader", `${ROOT}/install/main.ts`, command, ...args], {
     cwd: ROOT,
-    clearEnv: true,
     env: { CYBEROS_MEMORY_DB: db, NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "" },
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+  });
 }
 
 async function sendFrames(daemon: TestDaemon, from: number, count: number): Promise<void> {
@@ -362,12 +349,15 @@ Deno.test("checkpoint, key, prove and verify answer --help, refuse unknown flags
       );
     }
     const noStore = await task("checkpoint", [], db);
-    assert.equal(noStore.code, 2);
+    assert.equal(noStore.code, 1, "no store: failed, not bad usage");
     assert.match(noStore.stderr, /^cyberos-memory checkpoint: cannot open .*none\.db/);
     const badSeq = await task("prove", ["0"], db);
     assert.equal(badSeq.code, 2);
+    await Deno.writeTextFile(`${dir}/x`, "not a proof\n");
     const badKey = await task("verify", ["--proof", `${dir}/x`, "--vkey", "nope"], db);
     assert.equal(badKey.code, 2);
+    const noProof = await task("verify", ["--proof", `${dir}/missing`, "--vkey", "nope"], db);
+    assert.equal(noProof.code, 1, "a file that cannot be read: failed, not bad usage");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

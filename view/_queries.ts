@@ -7,9 +7,11 @@
  * @module
  */
 
-import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import { openReadOnlyDatabase, PreparedStatements } from "../lib/sqlite.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
-import { META_KEYS, type StoredCheckpoint } from "../lib/store.ts";
+import type { ChainColumns } from "../lib/chain.ts";
+import { META_KEYS, readCheckpoints, type StoredCheckpoint } from "../lib/store.ts";
 
 /** Which sessions to list. */
 export interface SessionFilter {
@@ -73,26 +75,6 @@ export interface ViewRow {
   hash: string;
 }
 
-/** A row's columns as stored, for re-walking the chain. */
-export interface ChainColumns {
-  /** Position in the chain. */
-  seq: number;
-  /** The kind column. */
-  kind: string;
-  /** The session id column. */
-  session_id: string;
-  /** The cwd column. */
-  cwd: string | null;
-  /** The capture time column, as decimal text (it exceeds 2^53). */
-  captured: string;
-  /** The payload JSON text. */
-  payload: string;
-  /** The previous row's hash column. */
-  prev_hash: string;
-  /** The hash column. */
-  hash: string;
-}
-
 interface RawViewRow {
   seq: number;
   kind: string;
@@ -116,11 +98,12 @@ const SEARCHED_TEXT = `lower(COALESCE(json_extract(payload, '$.prompt_redacted')
 /** The store, opened read-only for the view. */
 export class ViewStore {
   readonly #db: DatabaseSync;
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #statements: PreparedStatements;
 
   /** Wraps a read-only database; use {@linkcode openViewStore}. */
   constructor(db: DatabaseSync) {
     this.#db = db;
+    this.#statements = new PreparedStatements(db);
   }
 
   /**
@@ -173,14 +156,14 @@ export class ViewStore {
       ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
       GROUP BY session_id ${having.length ? `HAVING ${having.join(" AND ")}` : ""}
       ORDER BY last_seq DESC LIMIT ?`;
-    const rows = this.#statement(sql).all(...whereParams, ...havingParams, filter.limit) as {
+    const rows = this.#statements.get(sql).all(...whereParams, ...havingParams, filter.limit) as {
       session_id: string;
     }[];
     return rows.map((row) => row.session_id);
   }
 
   #summary(sessionId: string): SessionSummary {
-    const row = this.#statement(
+    const row = this.#statements.get(
       `SELECT MIN(captured_at_ns) / 1000000 AS started_ms,
               MAX(captured_at_ns) / 1000000 AS ended_ms,
               SUM(kind = ?) AS prompts,
@@ -219,7 +202,7 @@ export class ViewStore {
 
   /** Every project folder in the store, sorted (at most `limit`). */
   projects(options: { limit: number }): string[] {
-    const rows = this.#statement(
+    const rows = this.#statements.get(
       "SELECT DISTINCT cwd FROM rows WHERE cwd IS NOT NULL ORDER BY cwd LIMIT ?",
     ).all(options.limit) as { cwd: string }[];
     return rows.map((row) => row.cwd);
@@ -227,7 +210,7 @@ export class ViewStore {
 
   /** A session's rows after `afterSeq`, in chain order, at most `limit`. */
   sessionRows(sessionId: string, options: { afterSeq: number; limit: number }): ViewRow[] {
-    const rows = this.#statement(
+    const rows = this.#statements.get(
       `SELECT ${VIEW_ROW_COLUMNS} FROM rows WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
     ).all(sessionId, options.afterSeq, options.limit) as unknown as RawViewRow[];
     return rows.map(toViewRow);
@@ -235,7 +218,7 @@ export class ViewStore {
 
   /** The distinct trace ids of a session, in the order they first appear. */
   traceIds(sessionId: string): string[] {
-    const rows = this.#statement(
+    const rows = this.#statements.get(
       `SELECT json_extract(payload, '$.trace_id') AS trace_id FROM rows WHERE session_id = ?
        GROUP BY trace_id ORDER BY MIN(seq)`,
     ).all(sessionId) as { trace_id: unknown }[];
@@ -244,13 +227,13 @@ export class ViewStore {
 
   /** One row by `seq`, or `undefined`. */
   row(seq: number): ViewRow | undefined {
-    const row = this.#statement(`SELECT ${VIEW_ROW_COLUMNS} FROM rows WHERE seq = ?`).get(seq);
+    const row = this.#statements.get(`SELECT ${VIEW_ROW_COLUMNS} FROM rows WHERE seq = ?`).get(seq);
     return row === undefined ? undefined : toViewRow(row as unknown as RawViewRow);
   }
 
   /** The newest `seq` (0 when empty); readers see the daemon's commits. */
   lastSeq(): number {
-    const row = this.#statement("SELECT COALESCE(MAX(seq), 0) AS n FROM rows").get() as {
+    const row = this.#statements.get("SELECT COALESCE(MAX(seq), 0) AS n FROM rows").get() as {
       n: number;
     };
     return Number(row.n);
@@ -258,7 +241,7 @@ export class ViewStore {
 
   /** Rows after `afterSeq` in chain order with every column, at most `limit`. */
   chainRows(options: { afterSeq: number; limit: number }): ChainColumns[] {
-    return this.#statement(
+    return this.#statements.get(
       `SELECT seq, kind, session_id, cwd, CAST(captured_at_ns AS TEXT) AS captured, payload,
               prev_hash, hash FROM rows WHERE seq > ? ORDER BY seq LIMIT ?`,
     ).all(options.afterSeq, options.limit) as unknown as ChainColumns[];
@@ -266,22 +249,13 @@ export class ViewStore {
 
   /** The checkpoint of the largest tree, or `undefined` (none yet, or a store from before checkpoints). */
   latestCheckpoint(): StoredCheckpoint | undefined {
-    if (!this.#hasTable("checkpoints")) return undefined;
-    const row = this.#statement(
-      "SELECT size, root, note, signed_at_ms FROM checkpoints ORDER BY size DESC LIMIT 1",
-    ).get() as { size: number; root: string; note: string; signed_at_ms: number } | undefined;
-    return row === undefined ? undefined : {
-      size: Number(row.size),
-      root: row.root,
-      note: row.note,
-      signedAtMs: Number(row.signed_at_ms),
-    };
+    return readCheckpoints(this.#statements, { latestOnly: true })[0];
   }
 
   /** The verifier key the store keeps for its checkpoints, if any. */
   verifierKey(): string | undefined {
-    if (!this.#hasTable("meta")) return undefined;
-    const row = this.#statement("SELECT value FROM meta WHERE key = ?").get(
+    if (!this.#statements.hasTable("meta")) return undefined;
+    const row = this.#statements.get("SELECT value FROM meta WHERE key = ?").get(
       META_KEYS.verifierKey,
     ) as { value: string } | undefined;
     return row?.value;
@@ -292,20 +266,6 @@ export class ViewStore {
     this.#statements.clear();
     this.#db.close();
   }
-
-  #hasTable(name: string): boolean {
-    return this.#statement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
-      .get(name) !== undefined;
-  }
-
-  #statement(sql: string): StatementSync {
-    let statement = this.#statements.get(sql);
-    if (!statement) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
-  }
 }
 
 /**
@@ -314,10 +274,7 @@ export class ViewStore {
  * @throws {Deno.errors.NotFound} when there is no store yet.
  */
 export function openViewStore(path: string): ViewStore {
-  Deno.statSync(path);
-  const db = new DatabaseSync(path, { readOnly: true });
-  db.exec("PRAGMA busy_timeout = 2000");
-  return new ViewStore(db);
+  return new ViewStore(openReadOnlyDatabase(path));
 }
 
 function toViewRow(raw: RawViewRow): ViewRow {

@@ -10,12 +10,12 @@
  * @module
  */
 
-import { GENESIS_HASH, rowHash } from "../lib/chain.ts";
+import { chainProblem, GENESIS_HASH } from "../lib/chain.ts";
 import { openCheckpoint } from "../lib/checkpoint.ts";
 import { bytesToHex, MerkleFrontier, rowLeafHash } from "../lib/merkle.ts";
 import { parseVerifierKey } from "../lib/note.ts";
 import type { StoredCheckpoint } from "../lib/store.ts";
-import type { ChainColumns, ViewStore } from "./_queries.ts";
+import type { ViewStore } from "./_queries.ts";
 
 /** What the banner says about the chain. */
 export interface ChainState {
@@ -45,30 +45,6 @@ export interface ChainWatchOptions {
    * @default {300000}
    */
   rewalkAfterMs?: number;
-}
-
-/** Checks one stored row against the chain so far; the problem, or `undefined` when it holds. */
-export function chainProblem(
-  row: ChainColumns,
-  expected: { seq: number; prevHash: string },
-): string | undefined {
-  if (Number(row.seq) !== expected.seq) return "row is missing";
-  if (row.prev_hash !== expected.prevHash) {
-    return "prev_hash does not match the previous row's hash";
-  }
-  let payload: Record<string, unknown>;
-  try {
-    payload = JSON.parse(row.payload);
-  } catch {
-    return "payload is not JSON";
-  }
-  if (rowHash(expected.prevHash, { seq: expected.seq, kind: row.kind, payload }) !== row.hash) {
-    return "hash does not match the row's content";
-  }
-  const columnsAgree = row.session_id === payload.session_id &&
-    row.cwd === (typeof payload.cwd === "string" ? payload.cwd : null) &&
-    row.captured === String(payload.captured_at_ns);
-  return columnsAgree ? undefined : "columns disagree with the payload";
 }
 
 /** What the banner says about the latest signed checkpoint. */

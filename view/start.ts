@@ -8,7 +8,7 @@
  * @module
  */
 
-import { resolvePaths } from "../lib/paths.ts";
+import { resolveDbPath } from "../lib/paths.ts";
 import { viewPermissionFlags } from "../lib/permissions.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 import { parsePort, UsageError, VIEW_USAGE } from "./_args.ts";
@@ -61,7 +61,7 @@ async function main(args: readonly string[]): Promise<number> {
   }
   let runArgs: string[];
   try {
-    const db = resolvePaths((name) => Deno.env.get(name)).db;
+    const db = resolveDbPath((name) => Deno.env.get(name));
     runArgs = viewRunArgs({ db, port: port ?? freeLoopbackPort() });
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;

@@ -10,6 +10,7 @@
  */
 
 import { readRows, ROOT, startTestDaemon, type TestDaemon } from "../_daemon.ts";
+import { runDeno as runDenoIn, type TaskResult } from "../_launcher.ts";
 import type { StoredRow } from "../../lib/rows.ts";
 import { type LoggedRequest, startModelServer } from "./model_server.ts";
 import {
@@ -146,12 +147,8 @@ function recorderCommand(dir: string): string {
   return `f=$(mktemp '${dir}/payload.XXXXXXXX') && cat > "$f"`;
 }
 
-async function runDeno(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args,
+function runDeno(args: string[], env: Record<string, string>): Promise<TaskResult> {
+  return runDenoIn(args, {
     cwd: ROOT,
     env: {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
@@ -160,18 +157,7 @@ async function runDeno(
       DENO_NO_UPDATE_CHECK: "1",
       ...env,
     },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(60_000),
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+  });
 }
 
 /**

@@ -28,7 +28,7 @@ import { MODULE_TESTS, type Mutant, MUTANTS } from "./mutants.ts";
 
 const ROOT = fileUrlToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 const USAGE =
-  "usage: tests/mutants/run.ts [--quick] [--only ID,...] [--without-tests FILE,...] [--timeout S] [--verbose]";
+  "usage: deno task mutants [--quick] [--only ID,...] [--without-tests FILE,...] [--timeout S] [--verbose]";
 
 interface RunOptions {
   quick: boolean;
@@ -191,7 +191,7 @@ async function main(): Promise<number> {
     return 0;
   }
   if (typeof options === "string") {
-    console.error(`cyberos-memory mutants: ${options}\n${USAGE}`);
+    console.error(`cyberos-memory mutants: ${options}; see deno task mutants --help`);
     return 2;
   }
   const unknown = options.only.filter((id) => !MUTANTS.some((m) => m.id === id));
