@@ -10,6 +10,7 @@
  * @module
  */
 
+import { type CommandLine, type CommandSpec, EXIT, runCommand } from "../lib/cli.ts";
 import type { Rule } from "../lib/redact/_engine.ts";
 import { redactText } from "../lib/redact/mod.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
@@ -17,7 +18,17 @@ import { RULES } from "../lib/redact/rules/mod.ts";
 /** Where the catalogue lives, relative to the repository root. */
 export const CATALOGUE_PATH = new URL("../docs/redaction-rules.md", import.meta.url);
 
-const USAGE = "usage: cyberos-memory redact:catalogue [--check]";
+const CATALOGUE_SPEC: CommandSpec = {
+  command: "redact:catalogue",
+  usage: `usage: deno task redact:catalogue [--check]
+
+Writes docs/redaction-rules.md from the rule files.
+
+  --check  write nothing; exit 1 when the page is out of date
+
+Exit codes: 0 done (or up to date), 1 out of date, 2 bad usage.`,
+  options: [{ name: "--check" }],
+};
 
 /** Text for one table cell: one line, no pipes or backticks to break the table. */
 function cell(text: string): string {
@@ -67,32 +78,23 @@ export function renderCatalogue(rules: readonly Rule[] = RULES): string {
   return lines.join("\n") + "\n";
 }
 
-async function main(args: readonly string[]): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
-    console.log(USAGE);
-    return 0;
-  }
-  const unknown = args.find((arg) => arg !== "--check");
-  if (unknown !== undefined) {
-    console.error(`cyberos-memory redact:catalogue: unknown argument ${unknown}\n${USAGE}`);
-    return 2;
-  }
+async function catalogue(line: CommandLine): Promise<number> {
   const page = renderCatalogue();
-  if (args.includes("--check")) {
+  if (line.options.has("--check")) {
     let current = "";
     try {
       current = await Deno.readTextFile(CATALOGUE_PATH);
     } catch {
       // Missing: out of date.
     }
-    if (current === page) return 0;
+    if (current === page) return EXIT.done;
     console.error(
       "cyberos-memory redact:catalogue: docs/redaction-rules.md is out of date: run deno task redact:catalogue",
     );
-    return 1;
+    return EXIT.failed;
   }
   await Deno.writeTextFile(CATALOGUE_PATH, page);
-  return 0;
+  return EXIT.done;
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) Deno.exit(await runCommand(CATALOGUE_SPEC, Deno.args, catalogue));

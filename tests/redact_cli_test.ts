@@ -146,9 +146,9 @@ Deno.test("redact/main.ts turns each of the spec's examples into exactly the spe
   assert.deepEqual(result.stdout.split("\n"), SPEC_EXAMPLES.map(([, out]) => out));
 });
 
-Deno.test("redact/main.ts keeps the default allowed domain and --allow-email-domains replaces it", async () => {
+Deno.test("redact/main.ts keeps the default allowed domain and --allow-email-domain replaces it", async () => {
   const text = "anh@cyberskill.world ops@acme.vn";
   assert.equal((await runRedact([], text)).stdout, "anh@cyberskill.world <EMAIL>");
-  const replaced = await runRedact(["--allow-email-domains", "acme.vn"], text);
+  const replaced = await runRedact(["--allow-email-domain", "acme.vn"], text);
   assert.equal(replaced.stdout, "<EMAIL> ops@acme.vn");
 });
