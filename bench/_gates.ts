@@ -17,6 +17,10 @@ export const MIN_ROWS_PER_SECOND = 5000;
 export const MAX_REDACTION_SCALING = 300;
 /** Redacting 4 KB must take less than this (`deno bench`'s p75), ms. */
 export const MAX_REDACTION_4KB_MS = 1;
+/** Redacting any of the benchmark's 1 MiB inputs must take less than this, ms per MiB (issue 21)… */
+export const MAX_REDACTION_MS_PER_MIB = 100;
+/** …or less than this many times 1 MiB of realistic text in the same run (a loaded machine slows both). */
+export const MAX_REDACTION_PROSE_RATIO = 8;
 
 /**
  * Whether the hook fails its gate: its p95 over the budget **and** over the
@@ -38,6 +42,16 @@ export function ingestGateFails(rowsPerSecond: number): boolean {
 /** Whether redacting 4 KB fails its gate, by `deno bench`'s p75 (and so its median). */
 export function redaction4KbGateFails(p75Ms: number): boolean {
   return !(p75Ms < MAX_REDACTION_4KB_MS);
+}
+
+/**
+ * Whether the slowest 1 MiB input's redaction fails its gate: at or over
+ * 100 ms a MiB **and** at or over 8× realistic text of 1 MiB in the same run
+ * (medians, ms per MiB).
+ */
+export function redactionPerMibGateFails(msPerMib: { worst: number; realistic: number }): boolean {
+  return !(msPerMib.worst < MAX_REDACTION_MS_PER_MIB ||
+    msPerMib.worst < MAX_REDACTION_PROSE_RATIO * msPerMib.realistic);
 }
 
 /** Whether redaction scales worse than the gate allows from 4 KB to 1 MiB (medians, ms). */

@@ -5,6 +5,9 @@
  * @module
  */
 
+import { scanText } from "../lib/redact/_engine.ts";
+import { RULES } from "../lib/redact/rules/mod.ts";
+
 const SESSION = "5b0c7d1e-2f3a-4b5c-8d6e-7f8091a2b3c4";
 
 const SECRETS = [
@@ -25,14 +28,16 @@ const CODE = `export async function reconcile(batchId: string, cutoff: Date) {
 }
 `;
 
-function fill(unit: string, bytes: number): string {
+/** `unit` repeated and cut to `bytes` characters. */
+export function repeatTo(unit: string, bytes: number): string {
   return unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
 }
 
 /** A text of about `bytes` with the synthetic secrets spread through it. */
 export function textWithSecrets(bytes: number, unit: string = PROSE): string {
   const chunk = Math.floor(bytes / (SECRETS.length + 1));
-  return SECRETS.map((secret) => `${fill(unit, chunk)} ${secret} `).join("") + fill(unit, chunk);
+  return SECRETS.map((secret) => `${repeatTo(unit, chunk)} ${secret} `).join("") +
+    repeatTo(unit, chunk);
 }
 
 /** A UserPromptSubmit payload with a 4 KB prompt: the synthetic secrets in prose, or prose alone. */
@@ -45,7 +50,7 @@ export function promptPayload(cwd: string, options: { secrets?: boolean } = {}):
     hook_event_name: "UserPromptSubmit",
     prompt_id: "0d4e5f60-7182-4394-a5b6-c7d8e9f00112",
     permission_mode: "default",
-    prompt: secrets ? textWithSecrets(4096) : fill(PROSE, 4096),
+    prompt: secrets ? textWithSecrets(4096) : repeatTo(PROSE, 4096),
   });
 }
 
@@ -73,7 +78,7 @@ export function stopPayload(cwd: string): string {
     cwd,
     hook_event_name: "Stop",
     stop_hook_active: false,
-    last_assistant_message: fill(PROSE, 1024),
+    last_assistant_message: repeatTo(PROSE, 1024),
   });
 }
 
@@ -104,5 +109,31 @@ export function adversarialInputs(): Array<[name: string, text: string]> {
     ["BEGIN without END", "-----BEGIN RSA PRIVATE KEY-----".repeat(Math.floor(MIB / 31))],
     ["<private> unclosed", "<private>".repeat(Math.floor(MIB / 9))],
     ["password is repeated", "password is ".repeat(Math.floor(MIB / 12))],
+    ["Authorization: Basic repeated", repeatTo("Authorization: Basic ", MIB)],
   ];
+}
+
+/**
+ * What each rule's pattern starts on, to be repeated until a text is huge:
+ * its keywords, and from each of its true positives the text up to the
+ * secret, that plus the secret's first characters, and the secret alone.
+ * A pattern that backtracks or a validator that looks back over the whole
+ * text shows up on one of these (issue 18, L3: `"Authorization: Basic "`
+ * repeated cost 0.8 s a MiB).
+ */
+export function rulePrefixes(): string[] {
+  const prefixes = new Set<string>(["Authorization: Basic "]);
+  for (const rule of RULES) {
+    for (const keyword of rule.keywords) prefixes.add(keyword);
+    for (const sample of rule.truePositives) {
+      const found = scanText(sample, [rule]).findings[0];
+      if (found === undefined) continue;
+      const lead = sample.slice(Math.max(0, found.start - 24), found.start);
+      prefixes.add(lead);
+      prefixes.add(lead + sample.slice(found.start, found.start + 6));
+      prefixes.add(`${sample.slice(found.start, found.end)} `);
+    }
+  }
+  prefixes.delete("");
+  return [...prefixes];
 }

@@ -9,7 +9,8 @@
  * Gates (`_gates.ts`): the hook's p95 over 50 ms **and** over 1.25× the
  * floor's p95 in the same run (measured once more before failing, since a
  * shared machine can spike); ingest under 5,000 rows/s; redacting 1 MiB over
- * 300× the 4 KB time; redacting 4 KB at 1 ms or more (read from
+ * 300× the 4 KB time; the slowest 1 MiB input at 100 ms or more and 8×
+ * realistic 1 MiB text or more; redacting 4 KB at 1 ms or more (read from
  * `deno bench --json`).
  * Prints markdown tables and writes them to `bench/latest.md`.
  *
@@ -33,10 +34,13 @@ import {
   hookGateFails,
   ingestGateFails,
   MAX_REDACTION_4KB_MS,
+  MAX_REDACTION_MS_PER_MIB,
+  MAX_REDACTION_PROSE_RATIO,
   MAX_REDACTION_SCALING,
   measureWithRetry,
   MIN_ROWS_PER_SECOND,
   redaction4KbGateFails,
+  redactionPerMibGateFails,
   redactionScalingGateFails,
 } from "./_gates.ts";
 
@@ -139,15 +143,27 @@ try {
 
   out("## Redaction in-process");
   out();
-  out("| input | bytes | median ms | ns/byte |");
-  out("| --- | --- | --- | --- |");
+  out("| input | bytes | median ms | ns/byte | ms/MiB |");
+  out("| --- | --- | --- | --- | --- |");
   const redaction = measureRedaction();
   for (const timing of redaction) {
     out(
       `| ${timing.name} | ${timing.bytes} | ${timing.medianMs.toFixed(3)} | ${
         timing.nsPerByte.toFixed(1)
-      } |`,
+      } | ${timing.msPerMib.toFixed(1)} |`,
     );
+  }
+  const slowest = redaction.filter((t) => t.bytes >= 1024 * 1024)
+    .reduce((a, b) => (b.msPerMib > a.msPerMib ? b : a));
+  out();
+  const realistic = redaction.find((t) => t.name === "text 1 MiB")!;
+  out(
+    `slowest 1 MiB input: ${slowest.name}, ${slowest.msPerMib.toFixed(1)} ms/MiB, ` +
+      `${(slowest.msPerMib / realistic.msPerMib).toFixed(1)}× text 1 MiB ` +
+      `(gate: under ${MAX_REDACTION_MS_PER_MIB} ms/MiB or ${MAX_REDACTION_PROSE_RATIO}× text 1 MiB)`,
+  );
+  if (redactionPerMibGateFails({ worst: slowest.msPerMib, realistic: realistic.msPerMib })) {
+    failures.push(`redacting ${slowest.name}: ${slowest.msPerMib.toFixed(1)} ms/MiB`);
   }
   const benched = await denoBench4Kb();
   out();

@@ -6,7 +6,7 @@
  */
 
 import { redactText } from "../lib/redact/mod.ts";
-import { adversarialInputs, realisticInputs } from "./_payloads.ts";
+import { adversarialInputs, realisticInputs, repeatTo, rulePrefixes } from "./_payloads.ts";
 import { percentile } from "./_stats.ts";
 
 /** One input's timing. */
@@ -19,13 +19,19 @@ export interface RedactionTiming {
   medianMs: number;
   /** Median time per byte, ns. */
   nsPerByte: number;
+  /** Median time per MiB, ms. */
+  msPerMib: number;
 }
 
-/** The inputs: realistic sizes, then the adversarial 1 MiB strings. */
+/**
+ * The inputs: realistic sizes, the adversarial 1 MiB strings, and 1 MiB of
+ * every rule's prefix mixed (dense with real secrets, so the costliest).
+ */
 export function redactionInputs(): Array<[string, string]> {
   return [
     ...realisticInputs(),
     ...adversarialInputs().map(([name, text]): [string, string] => [`adversarial ${name}`, text]),
+    ["adversarial rule prefixes mixed", repeatTo(rulePrefixes().join(" "), 1024 * 1024)],
   ];
 }
 
@@ -41,6 +47,12 @@ export function measureRedaction(): RedactionTiming[] {
       times.push(performance.now() - started);
     }
     const medianMs = percentile(times, 50);
-    return { name, bytes: text.length, medianMs, nsPerByte: (medianMs * 1e6) / text.length };
+    return {
+      name,
+      bytes: text.length,
+      medianMs,
+      nsPerByte: (medianMs * 1e6) / text.length,
+      msPerMib: (medianMs * 1024 * 1024) / text.length,
+    };
   });
 }

@@ -24,13 +24,7 @@
 import { HOOK_EVENTS, type HookEvent, isHookEvent, ROW_KINDS } from "../lib/kinds.ts";
 import { parseHookPayload } from "../lib/payload.ts";
 import { buildDraft, type Draft, redactionFailedDraft } from "../lib/draft.ts";
-import {
-  encodeFrame,
-  type Frame,
-  FRAME_VERSION,
-  MAX_FRAME_BYTES,
-  newFrameId,
-} from "../lib/frame.ts";
+import { type Frame, FRAME_VERSION, MAX_FRAME_BYTES, newFrameId } from "../lib/frame.ts";
 import { connectEarly, type PendingConnection, sendFrame } from "../lib/send.ts";
 import { dirname, spoolDir } from "../lib/paths.ts";
 import { pruneSpool, spoolFileName, writeSpoolFile } from "../lib/spool.ts";
@@ -48,6 +42,7 @@ import { decodeUtf8 } from "../lib/utf8.ts";
 import { parseJsonQuietly } from "../lib/json_parse.ts";
 import { redactText } from "../lib/redact/mod.ts";
 import { traceparentFromEnv } from "../lib/traceparent.ts";
+import { encodeFittedFrame } from "../lib/frame_fit.ts";
 import { isToolDetail, TOOL_DETAILS, type ToolDetail } from "../lib/subject.ts";
 
 interface HookArgs {
@@ -290,7 +285,9 @@ async function main(): Promise<void> {
   };
   let bytes: Uint8Array;
   try {
-    bytes = encodeFrame(frame);
+    // Redaction may have made the payload longer than a frame holds: the
+    // longest strings are cut (and marked) rather than the row lost.
+    bytes = encodeFittedFrame(frame).bytes;
   } catch (error) {
     return warn("invalid_payload", (error as Error).message);
   }

@@ -13,9 +13,12 @@ import {
   HOOK_P95_RATIO,
   hookGateFails,
   ingestGateFails,
+  MAX_REDACTION_MS_PER_MIB,
+  MAX_REDACTION_PROSE_RATIO,
   MAX_REDACTION_SCALING,
   MIN_ROWS_PER_SECOND,
   redaction4KbGateFails,
+  redactionPerMibGateFails,
   redactionScalingGateFails,
 } from "../bench/_gates.ts";
 import { measureHookProcess } from "../bench/hook_process.ts";
@@ -67,6 +70,13 @@ Deno.test("the ingest and redaction gates fail at their edges, and on NaN", () =
   assert.equal(redactionScalingGateFails({ of4Kb: 1, of1Mib: MAX_REDACTION_SCALING }), false);
   assert.equal(redactionScalingGateFails({ of4Kb: 1, of1Mib: MAX_REDACTION_SCALING + 1 }), true);
   assert.equal(redactionScalingGateFails({ of4Kb: 0, of1Mib: 0 }), false);
+  const perMib = (worst: number, realistic: number) =>
+    redactionPerMibGateFails({ worst, realistic });
+  assert.equal(perMib(MAX_REDACTION_MS_PER_MIB - 0.1, 10), false);
+  assert.equal(perMib(MAX_REDACTION_MS_PER_MIB, 10), true);
+  assert.equal(perMib(300, 300 / MAX_REDACTION_PROSE_RATIO + 0.1), false);
+  assert.equal(perMib(300, 300 / MAX_REDACTION_PROSE_RATIO), true);
+  assert.equal(perMib(NaN, 10), true);
 });
 
 Deno.test("measureHookProcess times the installed hook against the floor, and every run is committed", async () => {

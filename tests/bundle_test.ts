@@ -29,5 +29,5 @@ Deno.test("hook/dist/hook.js carries no rule samples or descriptions (the hook n
   for (const field of ["truePositives", "falsePositives", "description"]) {
     assert.ok(!text.includes(`${field}:`), `${field} is in the bundle`);
   }
-  assert.ok(text.includes('placeholder:"<GITHUB_TOKEN>"'), "the rules themselves are there");
+  assert.ok(text.includes('placeholder:"<GH_PAT>"'), "the rules themselves are there");
 });

@@ -82,10 +82,10 @@ Deno.test({
     assertNoSecret(JSON.stringify(draft.payload), "the draft");
     const out = draft.payload;
     assert.equal(out.cwd, "/Users/ana/Library/CloudStorage/<EMAIL>/My Drive/project");
-    assert.equal(out.tool_name, "mcp__srv__<GITHUB_TOKEN>");
+    assert.equal(out.tool_name, "mcp__srv__<GH_PAT>");
     assert.deepEqual(out.tool_args_redacted, {
       "note <EMAIL>": "plain",
-      nested: [{ "<GITHUB_TOKEN>": 1, db: { password: "<SECRET>" } }],
+      nested: [{ "<GH_PAT>": 1, db: { password: "<SECRET>" } }],
       headers: { "X-Api-Key": "<SECRET>" },
     });
     assert.equal(draft.counts.secret_key_name, 2);

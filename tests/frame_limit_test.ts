@@ -114,8 +114,10 @@ Deno.test("hook: stdin of exactly 16 MiB is read; 16 MiB + 1 is refused as over 
       const run = await runHook(paths, "userpromptsubmit", input);
       assert.equal(run.code, 0);
       if (size === LIMIT) {
-        // Read whole and parsed: what stops it is the frame, whose own fields take it past 16 MiB.
-        assert.match(run.stderr, /WARN invalid_payload: Cannot encode frame/);
+        // Read whole and parsed; the frame's own fields take it past 16 MiB, so
+        // the prompt is cut to fit and the hook goes on to send it (no daemon here).
+        assert.doesNotMatch(run.stderr, /invalid_payload/);
+        assert.match(run.stderr, /WARN socket_unavailable/);
       } else {
         assert.match(run.stderr, /WARN invalid_payload: stdin exceeds the 16 MiB limit/);
       }

@@ -32,7 +32,7 @@ const FRAME: Frame = {
     started_at_ns: 1764460800100000000,
     ended_at_ns: 1764460800120000000,
     outcome: "ok",
-    redactions: { "aws-access-key-id": 1 },
+    redactions: { aws_access_key: 1 },
   },
 };
 

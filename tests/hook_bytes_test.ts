@@ -13,6 +13,7 @@
  */
 
 import assert from "node:assert/strict";
+import { CUT_MARKER } from "../lib/frame_fit.ts";
 import { FrameDecoder, MAX_FRAME_BYTES } from "../lib/frame.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import { spoolDir } from "../lib/paths.ts";
@@ -367,7 +368,7 @@ Deno.test("hook bytes, invalid payload: nothing sent or spooled, and stderr does
   }
 });
 
-Deno.test("hook bytes, oversized: stdin over 16 MiB, or a frame over 16 MiB, sends and spools nothing", async (t) => {
+Deno.test("hook bytes, oversized: stdin over 16 MiB sends and spools nothing; a frame over 16 MiB is cut to fit", async (t) => {
   await t.step("stdin of 16 MiB + 1", async () => {
     const secrets = secretSource();
     const head = JSON.stringify(plantedPayload("userpromptsubmit", secrets)).slice(0, -1);
@@ -396,11 +397,11 @@ Deno.test("hook bytes, oversized: stdin over 16 MiB, or a frame over 16 MiB, sen
     assert.ok(input.length <= MAX_FRAME_BYTES);
     const result = await capture("userpromptsubmit", input, { daemon: "recording" });
     assertNothingLeaks(secrets.planted, result);
-    assert.match(
-      result.stderr,
-      /WARN invalid_payload: Cannot encode frame: .*exceeds the 16 MiB limit/,
-    );
-    assert.equal(result.frame.length, 0);
-    assert.deepEqual(result.spooled, []);
+    // The redacted prompt is cut (and marked) so the row is stored, not lost.
+    assert.doesNotMatch(result.stderr, /invalid_payload/);
+    assert.ok(result.frame.length > 4 && result.frame.length <= 4 + MAX_FRAME_BYTES);
+    const sent = JSON.parse(new TextDecoder().decode(result.frame.subarray(4)));
+    assert.ok(String(sent.payload.prompt_redacted).endsWith(CUT_MARKER));
+    assert.equal(result.spooled.length, 1);
   });
 });

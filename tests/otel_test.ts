@@ -146,8 +146,8 @@ Deno.test("otelTelemetry(): a scripted session gives one memory.claude.hook span
     assert.ok(duration.bounds?.includes(0.05), `buckets ${duration.bounds}`);
     const redactions = (pattern: string) =>
       receiver.latest(METRIC_NAMES.hookRedactions, { pattern });
-    assert.equal(redactions("aws-access-key-id"), 1);
-    assert.equal(redactions("github-token"), 1);
+    assert.equal(redactions("aws_access_key"), 1);
+    assert.equal(redactions("github_pat"), 1);
     assert.equal(receiver.latest(METRIC_NAMES.rowsAppended), 6);
     assert.equal(receiver.latest(METRIC_NAMES.framesRejected, { reason: "bad_json" }), 1);
     assert.ok((receiver.latest(METRIC_NAMES.commitDuration) ?? 0) >= 1);

@@ -12,7 +12,9 @@ import { explainText, redactLines, redactText, redactValue } from "../lib/redact
 import {
   ANCHORED_MIN_CHARS,
   applyFindings,
+  INDEXED_MIN_CHARS,
   keywordAnchor,
+  keywordsIn,
   type Rule,
   scanText,
   TextFacts,
@@ -41,19 +43,19 @@ const CASES: Array<{ name: string; text: string; out: string; counts: Record<str
     name: "an AWS access key id",
     text: `aws_access_key_id = ${AWS}`,
     out: "aws_access_key_id = <AWS_KEY>",
-    counts: { "aws-access-key-id": 1 },
+    counts: { aws_access_key: 1 },
   },
   {
     name: "an OpenAI project key",
     text: `OPENAI_API_KEY=${OPENAI} npm start`,
     out: "OPENAI_API_KEY=<OPENAI_KEY> npm start",
-    counts: { "openai-key": 1 },
+    counts: { openai_key: 1 },
   },
   {
     name: "an Anthropic key, not as OpenAI",
     text: `key ${ANTHROPIC}.`,
     out: "key <ANTHROPIC_KEY>.",
-    counts: { "anthropic-key": 1 },
+    counts: { anthropic_key: 1 },
   },
   {
     name: "a bare JWT",
@@ -64,20 +66,20 @@ const CASES: Array<{ name: string; text: string; out: string; counts: Record<str
   {
     name: "a GitHub PAT",
     text: `git push https://${GITHUB}@github.com/o/r`,
-    out: "git push https://<GITHUB_TOKEN>@github.com/o/r",
-    counts: { "github-token": 1 },
+    out: "git push https://<GH_PAT>@github.com/o/r",
+    counts: { github_pat: 1 },
   },
   {
     name: "an opaque Bearer token",
     text: `-H "Authorization: Bearer ${OPAQUE}"`,
-    out: '-H "Authorization: Bearer <TOKEN>"',
-    counts: { "bearer-token": 1 },
+    out: '-H "Authorization: Bearer <REDACTED>"',
+    counts: { bearer_token: 1 },
   },
   {
     name: "a CCCD with id context",
     text: "Số CCCD của tôi là 001204012345 nhé",
-    out: "Số CCCD của tôi là <CCCD> nhé",
-    counts: { "vn-cccd": 1 },
+    out: "Số CCCD của tôi là <VN_CCCD> nhé",
+    counts: { vn_cccd: 1 },
   },
   { name: "issue #12345", text: "Fixes issue #12345", out: "Fixes issue #12345", counts: {} },
 ];
@@ -122,8 +124,8 @@ Deno.test({
   permissions: "none",
   fn() {
     const result = redactText(`https://x-access-token:${GITHUB}@github.com/o/r.git`);
-    assert.equal(result.text, "https://x-access-token:<GITHUB_TOKEN>@github.com/o/r.git");
-    assert.deepEqual(result.counts, { "github-token": 1 });
+    assert.equal(result.text, "https://x-access-token:<GH_PAT>@github.com/o/r.git");
+    assert.deepEqual(result.counts, { github_pat: 1 });
   },
 });
 
@@ -135,8 +137,8 @@ Deno.test({
       `-----BEGIN PRIVATE KEY-----\nZm9vYmFyYmF6cXV4\n${AWS}\nZm9vYmFy==\n-----END PRIVATE KEY-----`;
     const result = redactText(`key:\n${block}\ndone`);
     assert.equal(result.text, "key:\n<PRIVATE_KEY>\ndone");
-    assert.deepEqual(result.counts, { "private-key": 1 });
-    assert.equal(explainText(block).rejected[0]?.reason, "overlaps private-key (more specific)");
+    assert.deepEqual(result.counts, { private_key: 1 });
+    assert.equal(explainText(block).rejected[0]?.reason, "overlaps private_key (more specific)");
   },
 });
 
@@ -146,9 +148,9 @@ Deno.test({
   fn() {
     const text = `a ${AWS} b ${AWS} c lan@mailbox.vn d ${GITHUB}`;
     const result = redactText(text);
-    assert.equal(result.text, "a <AWS_KEY> b <AWS_KEY> c <EMAIL> d <GITHUB_TOKEN>");
+    assert.equal(result.text, "a <AWS_KEY> b <AWS_KEY> c <EMAIL> d <GH_PAT>");
     assert.equal(result.matchCount, 4);
-    assert.deepEqual(result.counts, { "aws-access-key-id": 2, email: 1, "github-token": 1 });
+    assert.deepEqual(result.counts, { aws_access_key: 2, email: 1, github_pat: 1 });
     assert.deepEqual(redactText(result.text).counts, {});
   },
 });
@@ -159,7 +161,7 @@ Deno.test({
   fn() {
     const result = redactText(`hi <private>my key ${AWS} and lan@mailbox.vn</private> bye`);
     assert.equal(result.text, "hi <PRIVATE> bye");
-    assert.deepEqual(result.counts, { "private-span": 1 });
+    assert.deepEqual(result.counts, { private_span: 1 });
   },
 });
 
@@ -187,7 +189,7 @@ Deno.test({
       none: null,
     });
     assert.equal(result.matchCount, 3);
-    assert.deepEqual(result.counts, { "aws-access-key-id": 2, email: 1 });
+    assert.deepEqual(result.counts, { aws_access_key: 2, email: 1 });
   },
 });
 
@@ -230,7 +232,7 @@ Deno.test({
     const texts = ["", "lan@mailbox.vn", "plain", AWS];
     const result = redactLines(texts);
     assert.deepEqual(result.texts, ["", "<EMAIL>", "plain", "<AWS_KEY>"]);
-    assert.deepEqual(result.counts, { email: 1, "aws-access-key-id": 1 });
+    assert.deepEqual(result.counts, { email: 1, aws_access_key: 1 });
     const withBreak = redactLines(["a\nlan@mailbox.vn", "x"]);
     assert.deepEqual(withBreak.texts, ["a\n<EMAIL>", "x"]);
     assert.deepEqual(redactLines([]).texts, []);
@@ -255,10 +257,10 @@ Deno.test({
     const text = `k ${AWS} and AKIAIOSFODNN7EXAMPLE`;
     const explained = explainText(text);
     assert.deepEqual(explained.matches, [
-      { ruleId: "aws-access-key-id", placeholder: "<AWS_KEY>", start: 2, end: 22 },
+      { ruleId: "aws_access_key", placeholder: "<AWS_KEY>", start: 2, end: 22 },
     ]);
     assert.deepEqual(explained.rejected, [
-      { ruleId: "aws-access-key-id", start: 27, end: 47, reason: "allowlisted by /EXAMPLE$/" },
+      { ruleId: "aws_access_key", start: 27, end: 47, reason: "template words" },
     ]);
   },
 });
@@ -301,7 +303,9 @@ Deno.test({
       },
     ];
     const scan = scanText("xabcdefx", rules, { explain: true });
-    assert.deepEqual(scan.findings, [{ ruleId: "narrow", placeholder: "<N>", start: 3, end: 5 }]);
+    assert.deepEqual(scan.findings, [
+      { ruleId: "narrow", metricLabel: "narrow", placeholder: "<N>", start: 3, end: 5 },
+    ]);
     assert.deepEqual(scan.rejections, [
       { ruleId: "wide", start: 1, end: 7, reason: "overlaps narrow (more specific)" },
     ]);
@@ -328,7 +332,9 @@ Deno.test({
     };
     const text = "1 ann@a, bob@b.";
     const scan = scanText(text, [rule], { explain: true });
-    assert.deepEqual(scan.findings, [{ ruleId: "at", placeholder: "<A>", start: 2, end: 7 }]);
+    assert.deepEqual(scan.findings, [
+      { ruleId: "at", metricLabel: "at", placeholder: "<A>", start: 2, end: 7 },
+    ]);
     assert.deepEqual(scan.rejections, [{ ruleId: "at", start: 9, end: 14, reason: "bob is kept" }]);
     assert.equal(applyFindings(text, scan.findings), "1 <A>, bob@b.");
   },
@@ -417,6 +423,21 @@ Deno.test({
 });
 
 Deno.test({
+  name: "keywordsIn() finds exactly the keywords that occur, in one pass",
+  permissions: "none",
+  fn() {
+    const keywords = [...new Set(RULES.flatMap((rule) => rule.keywords))];
+    const samples = RULES.flatMap((rule) => [...rule.truePositives, ...rule.falsePositives]);
+    samples.push("", "x", "pmak-".repeat(100), "mật khẩu là", "@", "a@b");
+    for (const sample of samples) {
+      const lower = sample.toLowerCase();
+      const expected = keywords.filter((k) => lower.includes(k)).sort();
+      assert.deepEqual([...keywordsIn(lower, RULES)].sort(), expected, sample);
+    }
+  },
+});
+
+Deno.test({
   name:
     "scanText() gates on the whole keyword, not its anchor, and asks a precheckFirst rule first",
   permissions: "none",
@@ -440,10 +461,10 @@ Deno.test({
       falsePositives: [],
     });
     const rules = [rule("later", false), rule("first", true)];
-    // Short texts look the keyword up at once, long ones by its anchor first.
-    for (const pad of ["", " ".repeat(ANCHORED_MIN_CHARS)]) {
+    // Short texts look each keyword up, longer ones by its anchor first, very long ones all in one pass.
+    for (const pad of ["", " ".repeat(ANCHORED_MIN_CHARS), " ".repeat(INDEXED_MIN_CHARS)]) {
       asked.length = 0;
-      // The anchor "-ant-" is there, the keyword is not: neither rule runs.
+      // A part of the keyword ("-ant-") is there, the keyword is not: neither rule runs.
       assert.deepEqual(scanText(`an x-ant- here${pad}`, rules).findings, []);
       assert.deepEqual(asked, ["first"]);
       asked.length = 0;
@@ -530,15 +551,15 @@ Deno.test({
     ];
     for (const text of ordinary) scanText(text, spied);
     const costly = [
-      "aws-session-token",
-      "url-password",
+      "aws_session_token",
+      "url_password",
       "email",
-      "openai-key",
-      "password-prose",
-      "generic-api-key",
-      "password-assignment",
-      "password-flag",
-      "aws-secret-access-key",
+      "openai_key",
+      "password_prose",
+      "generic_api_key",
+      "password_assignment",
+      "password_flag",
+      "aws_secret",
     ];
     for (const id of costly) {
       assert.ok(!made.includes(id), `${id} ran on ordinary text`);
@@ -591,7 +612,7 @@ Deno.test({
   permissions: "none",
   fn() {
     const text = "akiaq3egt7wk2m5zrn4p, Zk3+Qm9vTr2LwX8pYb4N/cH6sJd1FgA7eVu5RoKi";
-    assert.equal(redactText(text).counts["aws-secret-access-key"], 1);
+    assert.equal(redactText(text).counts["aws_secret"], 1);
   },
 });
 

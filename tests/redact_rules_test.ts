@@ -24,6 +24,7 @@ Deno.test({
       );
       for (const k of rule.keywords) assert.equal(k, k.toLowerCase(), `${rule.id}: keyword ${k}`);
       assert.match(rule.placeholder, /^<[A-Z_]+>$/, rule.id);
+      assert.match(rule.id, /^[a-z0-9]+(?:_[a-z0-9]+)*$/, `${rule.id}: ids are snake_case`);
       assert.ok(rule.truePositives.length > 0, `${rule.id}: no true positives`);
       assert.ok(rule.falsePositives.length > 0, `${rule.id}: no false positives`);
     }
@@ -37,7 +38,8 @@ for (const rule of RULES) {
     fn() {
       for (const sample of rule.truePositives) {
         const result = redactText(sample);
-        assert.ok((result.counts[rule.id] ?? 0) >= 1, `${rule.id} missed: ${sample}`);
+        const label = rule.metricLabel ?? rule.id;
+        assert.ok((result.counts[label] ?? 0) >= 1, `${rule.id} missed: ${sample}`);
         assert.ok(result.text.includes(rule.placeholder), `${rule.id}: ${result.text}`);
       }
     },

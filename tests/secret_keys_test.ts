@@ -6,7 +6,11 @@
  */
 
 import assert from "node:assert/strict";
-import { isSecretKeyName } from "../lib/redact/secret_keys.ts";
+import {
+  isSecretKeyName,
+  textPasswordNameProblem,
+  textSecretNameProblem,
+} from "../lib/redact/secret_keys.ts";
 
 const SECRET = [
   "password",
@@ -16,6 +20,9 @@ const SECRET = [
   "dbPassword",
   "passwd",
   "pwd",
+  "passwrd",
+  "DB_PASWORD",
+  "paswd",
   "passphrase",
   "secret",
   "client_secret",
@@ -80,5 +87,34 @@ Deno.test({
   permissions: "none",
   fn() {
     for (const name of PLAIN) assert.equal(isSecretKeyName(name), false, name);
+  },
+});
+
+Deno.test({
+  name: "textSecretNameProblem() takes parts of words and names ending in key, not public names",
+  permissions: "none",
+  fn() {
+    for (const name of ["DBSECRET", "authkey", "appKey", "license_key", "creds", "authorization"]) {
+      assert.equal(textSecretNameProblem(name), undefined, name);
+    }
+    for (
+      const name of ["author", "public_key", "max_tokens", "session_timeout", "key_id", "monkey"]
+    ) {
+      assert.notEqual(textSecretNameProblem(name), undefined, name);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "textPasswordNameProblem() takes password names and misspellings, not names about passwords",
+  permissions: "none",
+  fn() {
+    for (const name of ["DB_PASS", "passwd", "passwrd", "DB_PASWORD", "dbPass", "pwd"]) {
+      assert.equal(textPasswordNameProblem(name), undefined, name);
+    }
+    for (const name of ["password_hash", "password_min_length", "bypass", "compass", "user"]) {
+      assert.notEqual(textPasswordNameProblem(name), undefined, name);
+    }
   },
 });

@@ -97,7 +97,7 @@ Deno.test(
     permissions: "none",
   },
   () => {
-    const command = `echo ${"x".repeat(185)} ${TOKEN}`;
+    const command = `echo ${"x".repeat(192)} ${TOKEN}`;
     const draft = buildDraft(toolPayload(command), CONTEXT, { toolDetail: "subject" });
     const subject = String(draft.payload.subject);
     assert.equal([...subject].length, MAX_SUBJECT_LENGTH);

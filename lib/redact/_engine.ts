@@ -2,8 +2,9 @@
  * The redaction engine. It runs fixed steps and can say why:
  *
  * 1. one lowercase pass over the text, then each rule's keywords are looked
- *    up in it (each from its rarest character on first, see
- *    {@linkcode keywordAnchor}), and its optional precheck (a cheap necessary
+ *    up in it (from their rarest character on, see {@linkcode keywordAnchor};
+ *    in a very long text all at once, see {@linkcode keywordsIn}), and
+ *    its optional precheck (a cheap necessary
  *    condition over {@linkcode TextFacts}) is asked, so only rules that could
  *    match run at all: in a short-lived process compiling a pattern costs far
  *    more than scanning with it;
@@ -50,8 +51,15 @@ export type Validator = (candidate: Candidate) => string | undefined;
 
 /** One redaction rule, as data. */
 export interface Rule {
-  /** Stable id, used in counts and metrics. */
+  /** Stable snake_case id, named in `--explain` and the rule catalogue. */
   id: string;
+  /**
+   * What its replacements count under in `counts` and in the metric
+   * `memory_claude_hook_redactions_total{pattern=…}`: the spec's pattern
+   * name where the spec names one (several rules may share it, as the three
+   * phone formats share `phone`). The id when omitted.
+   */
+  metricLabel?: string;
   /** What the rule finds, for reviewers. */
   description: string;
   /** The replacement, naming the type (e.g. `<AWS_KEY>`). */
@@ -84,7 +92,7 @@ export interface Rule {
   secretGroup?: string;
   /**
    * Name of a group, inside a leading lookbehind, where the secret starts; it
-   * then ends with the match. Lets a pattern start at a rare literal (the `@`
+   * then ends with the match (the whole match where the group took no part). Lets a pattern start at a rare literal (the `@`
    * of an address) and look back for the rest: V8 skips ahead to a leading
    * literal, where a leading character class makes it try every offset (a
    * 64 KB text: 0.3 ms instead of 1 ms).
@@ -112,6 +120,8 @@ export interface EngineOptions {
 export interface Finding {
   /** The rule that found it. */
   ruleId: string;
+  /** The rule's metric label (its id unless it names another). */
+  metricLabel: string;
   /** Its replacement. */
   placeholder: string;
   /** Offset in the original text. */
@@ -231,13 +241,6 @@ const anchors = new Map<string, string>();
 const ANCHOR_MAX_CHARS = 6;
 
 /**
- * Texts this long look keywords up by their anchors first. In shorter ones a
- * scan costs less than working out the anchor (a 4 KB prompt: 0.4 M
- * instructions more with anchors, a 64 KB tool input: 3.3 M fewer).
- */
-export const ANCHORED_MIN_CHARS = 8192;
-
-/**
  * The part of a keyword the gate looks for first: up to six characters from
  * its rarest character on, at least two. V8's `includes` stops at every
  * occurrence of the pattern's first character, and at more places still
@@ -267,6 +270,124 @@ export function keywordAnchor(keyword: string): string {
   return anchor;
 }
 
+/**
+ * Texts this long look keywords up by their anchors first
+ * ({@linkcode keywordAnchor}). In shorter ones a scan costs less than
+ * working out the anchor (a 4 KB prompt: 0.4 M instructions more with
+ * anchors, a 64 KB tool input: 3.3 M fewer).
+ */
+export const ANCHORED_MIN_CHARS = 8192;
+
+/**
+ * Texts this long find all keywords in one pass ({@linkcode keywordsIn}):
+ * there a `String.includes` per keyword, hundreds of scans of the whole
+ * text, cost most of the time, and text built from one keyword's first
+ * characters made each scan slow (1 MiB of `pmak-`: 170 ms). The pass is a
+ * loop in JavaScript, which the hook's cold process interprets (1 MB of
+ * prose: 56 ms, against 20 ms for the whole redaction with the scans), so
+ * only texts this long, where it pays, take it.
+ */
+export const INDEXED_MIN_CHARS = 4 * 1024 * 1024;
+
+/** Keywords of a rule list, grouped for {@linkcode keywordsIn}. */
+interface KeywordIndex {
+  /** Keywords of one character, looked up with `includes`. */
+  singles: string[];
+  /** Groups of keywords that share a hash of their first two or three characters. */
+  groups: string[][];
+  /** Group number + 1 of two-character keywords, by the hash of their characters. */
+  byTwo: Int32Array;
+  /** Group number + 1 of longer keywords, by the hash of their first three characters. */
+  byThree: Int32Array;
+}
+
+const indexes = new WeakMap<readonly Rule[], KeywordIndex>();
+
+const HASH_MASK = 0xffff;
+
+function hashTwo(a: number, b: number): number {
+  return (a * 31 + b) & HASH_MASK;
+}
+
+function hashThree(a: number, b: number, c: number): number {
+  return ((a * 31 + b) * 31 + c) & HASH_MASK;
+}
+
+function keywordIndex(rules: readonly Rule[]): KeywordIndex {
+  const known = indexes.get(rules);
+  if (known !== undefined) return known;
+  const built: KeywordIndex = {
+    singles: [],
+    groups: [],
+    byTwo: new Int32Array(HASH_MASK + 1),
+    byThree: new Int32Array(HASH_MASK + 1),
+  };
+  const add = (table: Int32Array, hash: number, keyword: string) => {
+    if (table[hash] === 0) table[hash] = built.groups.push([]);
+    built.groups[table[hash]! - 1]!.push(keyword);
+  };
+  for (const keyword of new Set(rules.flatMap((rule) => rule.keywords))) {
+    const [a, b, c] = [0, 1, 2].map((i) => keyword.charCodeAt(i)) as [number, number, number];
+    if (keyword.length < 2) built.singles.push(keyword);
+    else if (keyword.length === 2) add(built.byTwo, hashTwo(a, b), keyword);
+    else add(built.byThree, hashThree(a, b, c), keyword);
+  }
+  indexes.set(rules, built);
+  return built;
+}
+
+/**
+ * The keywords of `rules` that occur in `lower`, found in one pass: at each
+ * offset two tables, indexed by a hash of the next two and three
+ * characters, say whether some keyword may start there, and only those
+ * keywords are compared. A group whose keywords are all found is skipped
+ * from then on; the pass stops when every keyword is found.
+ */
+export function keywordsIn(lower: string, rules: readonly Rule[]): Set<string> {
+  const index = keywordIndex(rules);
+  const found = new Set<string>();
+  for (const keyword of index.singles) if (lower.includes(keyword)) found.add(keyword);
+  const left = Int32Array.from(index.groups, (group) => group.length);
+  let groupsLeft = index.groups.length;
+  let b = lower.charCodeAt(0);
+  let c = lower.charCodeAt(1);
+  for (let at = 0; at < lower.length - 1 && groupsLeft > 0; at++) {
+    const a = b;
+    b = c;
+    c = lower.charCodeAt(at + 2);
+    const two = index.byTwo[hashTwo(a, b)]!;
+    const three = index.byThree[hashThree(a, b, c)]!;
+    if (two !== 0 && left[two - 1]! > 0) {
+      groupsLeft -= matchAt(lower, at, index, two - 1, left, found);
+    }
+    if (three !== 0 && left[three - 1]! > 0) {
+      groupsLeft -= matchAt(lower, at, index, three - 1, left, found);
+    }
+  }
+  return found;
+}
+
+/**
+ * Adds the keywords of group `group` that start at `at` and are new to
+ * `found`; 1 when that leaves none of the group to find, else 0.
+ */
+function matchAt(
+  lower: string,
+  at: number,
+  index: KeywordIndex,
+  group: number,
+  left: Int32Array,
+  found: Set<string>,
+): number {
+  for (const keyword of index.groups[group]!) {
+    if (lower.startsWith(keyword, at) && !found.has(keyword)) {
+      found.add(keyword);
+      left[group]!--;
+    }
+  }
+  return left[group] === 0 ? 1 : 0;
+}
+
 interface Ranked extends Finding {
   priority: number;
 }
@@ -287,8 +408,10 @@ export function scanText(
   const lower = facts.lower;
   // Rules share keywords (`secret`, `pass`, `sk-ant-`…); each is looked up once per text.
   const seen = new Map<string, boolean>();
+  const indexed = lower.length >= INDEXED_MIN_CHARS ? keywordsIn(lower, rules) : undefined;
   const anchored = lower.length >= ANCHORED_MIN_CHARS;
   const occurs = (keyword: string): boolean => {
+    if (indexed !== undefined) return indexed.has(keyword);
     let found = seen.get(keyword);
     if (found === undefined) {
       const anchor = anchored ? keywordAnchor(keyword) : keyword;
@@ -333,10 +456,12 @@ function collect(
       secret = text.slice(start, end);
       if (secret.length === 0) continue;
     } else if (rule.secretFrom !== undefined) {
+      // A branch of the pattern without the group leaves the whole match.
       const span = m.indices?.groups?.[rule.secretFrom];
-      if (span === undefined) continue;
-      start = span[0];
-      secret = text.slice(start, end);
+      if (span !== undefined) {
+        start = span[0];
+        secret = text.slice(start, end);
+      }
     }
     const candidate: Candidate = {
       text,
@@ -352,6 +477,7 @@ function collect(
     if (reason === undefined) {
       out.push({
         ruleId: rule.id,
+        metricLabel: rule.metricLabel ?? rule.id,
         placeholder: rule.placeholder,
         start,
         end,
@@ -387,34 +513,37 @@ function resolveOverlaps(
   candidates.sort((a, b) =>
     b.priority - a.priority || (b.end - b.start) - (a.end - a.start) || a.start - b.start
   );
-  const taken = new Uint8Array(length);
+  // Which accepted span (index + 1) holds each offset: a loser finds its
+  // winner at once, where searching the accepted list made text dense with
+  // overlapping candidates quadratic.
+  const owner = new Int32Array(length);
   const accepted: Ranked[] = [];
   for (const c of candidates) {
-    let free = true;
-    for (let i = c.start; i < c.end; i++) {
-      if (taken[i] === 1) {
-        free = false;
-        break;
-      }
-    }
-    if (!free) {
-      const winner = accepted.find((a) => a.start < c.end && c.start < a.end);
+    let held = 0;
+    for (let i = c.start; i < c.end && held === 0; i++) held = owner[i]!;
+    if (held !== 0) {
       rejections?.push({
         ruleId: c.ruleId,
         start: c.start,
         end: c.end,
-        reason: `overlaps ${winner?.ruleId ?? "another match"} (more specific)`,
+        reason: `overlaps ${accepted[held - 1]!.ruleId} (more specific)`,
       });
       continue;
     }
-    taken.fill(1, c.start, c.end);
     accepted.push(c);
+    owner.fill(accepted.length, c.start, c.end);
   }
   return accepted.sort((a, b) => a.start - b.start).map(toFinding);
 }
 
 function toFinding(c: Ranked): Finding {
-  return { ruleId: c.ruleId, placeholder: c.placeholder, start: c.start, end: c.end };
+  return {
+    ruleId: c.ruleId,
+    metricLabel: c.metricLabel,
+    placeholder: c.placeholder,
+    start: c.start,
+    end: c.end,
+  };
 }
 
 /** Replaces each finding (sorted, disjoint) by its placeholder, in one pass. */

@@ -18,18 +18,25 @@
  */
 export function shannonEntropy(value: string): number {
   if (value.length === 0) return 0;
-  const counts = new Map<number, number>();
+  // ASCII counts in a reused table (a Map per call cost most of a dense text's time).
+  asciiCounts.fill(0);
+  let others: Map<number, number> | undefined;
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
-    counts.set(code, (counts.get(code) ?? 0) + 1);
+    if (code < 128) asciiCounts[code]!++;
+    else (others ??= new Map()).set(code, (others.get(code) ?? 0) + 1);
   }
   let bits = 0;
-  for (const n of counts.values()) {
+  const add = (n: number) => {
     const p = n / value.length;
     bits -= p * Math.log2(p);
-  }
+  };
+  for (let code = 0; code < 128; code++) if (asciiCounts[code]! > 0) add(asciiCounts[code]!);
+  for (const n of others?.values() ?? []) add(n);
   return bits;
 }
+
+const asciiCounts = new Int32Array(128);
 
 /** True when the digits of `value` (separators ignored) pass the Luhn check. */
 export function luhnValid(value: string): boolean {
@@ -90,7 +97,8 @@ export function mod97Valid(value: string): boolean {
 /**
  * Whether `word` is one of the words of `list`, a space-separated string.
  * Word lists stay strings, so loading the rules builds no `Set` (0.1 ms of
- * every hook run for the three lists).
+ * every hook run for the three lists); a list's `Set` is made on its first
+ * lookup, since text dense with candidates asks thousands of times.
  *
  * @example
  * ```ts
@@ -98,8 +106,13 @@ export function mod97Valid(value: string): boolean {
  * ```
  */
 export function inWordList(list: string, word: string): boolean {
-  return word.length > 0 && !word.includes(" ") && ` ${list} `.includes(` ${word} `);
+  let words = wordSets.get(list);
+  if (words === undefined) wordSets.set(list, words = new Set(list.split(" ")));
+  return word.length > 0 && words.has(word);
 }
+
+/** Each list's words, made on the list's first lookup (not when the rules load). */
+const wordSets = new Map<string, Set<string>>();
 
 /** Whether a UTF-16 code is `[A-Za-z]`. */
 export function isAsciiLetter(c: number): boolean {
@@ -192,10 +205,32 @@ const PLACEHOLDER_WORDS =
   "sample dummy test redacted hidden masked placeholder todo tbd";
 
 /**
+ * A check of one string, remembered: text built to be slow repeats the same
+ * names and values thousands of times, and each check runs several
+ * patterns. Forgets everything past 1,024 entries, so it stays small.
+ */
+export function remembered(
+  check: (value: string) => string | undefined,
+): (value: string) => string | undefined {
+  const seen = new Map<string, string | undefined>();
+  return (value) => {
+    if (seen.has(value)) return seen.get(value);
+    if (seen.size >= 1024) seen.clear();
+    const reason = check(value);
+    seen.set(value, reason);
+    return reason;
+  };
+}
+
+/**
  * Why `value` reads as a placeholder, template or masked value rather than a
  * real secret, or `undefined` when it does not.
  */
-export function placeholderProblem(value: string): string | undefined {
+export const placeholderProblem: (value: string) => string | undefined = remembered(
+  placeholderProblemOf,
+);
+
+function placeholderProblemOf(value: string): string | undefined {
   if (value.length === 0) return "empty";
   if (plainlyNotPlaceholder(value)) return undefined;
   if (/[<>{}]|\$\(|\$\{|%\(|%s\b|\{\{/.test(value)) return "template syntax";
@@ -208,6 +243,27 @@ export function placeholderProblem(value: string): string | undefined {
   if (/^your|^<|example/i.test(value)) return "template words";
   if (/(.)\1{7,}/.test(value)) return "one character repeated";
   return undefined;
+}
+
+/**
+ * The text of the line before `at`, at most `max` characters of it. Bounded,
+ * so a validator that asks it for every candidate stays linear where a text
+ * has no newline at all (`lastIndexOf("\n")` would scan back to its start).
+ */
+export function lineBefore(text: string, at: number, max: number): string {
+  let start = at;
+  const limit = Math.max(0, at - max);
+  while (start > limit && text.charCodeAt(start - 1) !== 10) start--;
+  return text.slice(start, at);
+}
+
+/**
+ * Whether `value` is canonical base64 that `atob` takes without throwing:
+ * a thrown error costs microseconds, and text of repeated near-misses
+ * would throw for every candidate.
+ */
+export function isBase64(value: string): boolean {
+  return value.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(value);
 }
 
 /** Character classes present in `value` (lowercase, uppercase, digit, other). */
@@ -226,15 +282,23 @@ export function charClasses(value: string): number {
 /** The reason to reject a candidate, or `undefined` to keep it (see `_engine.ts`). */
 type Check = (candidate: { secret: string; text: string; end: number }) => string | undefined;
 
+/**
+ * Gives a check made by a factory (`minEntropy(3)`) the name the rule
+ * catalogue prints for it.
+ */
+export function named<T extends (...args: never[]) => unknown>(name: string, check: T): T {
+  return Object.defineProperty(check, "name", { value: name });
+}
+
 /** Rejects placeholders, templates and masked values. */
 export const notPlaceholder: Check = (c) => placeholderProblem(c.secret);
 
 /** Rejects secrets whose Shannon entropy is at or below `bits` per character. */
 export function minEntropy(bits: number): Check {
-  return (c) => {
+  return named(`minEntropy(${bits})`, (c) => {
     const h = shannonEntropy(c.secret);
     return h <= bits ? `entropy ${h.toFixed(2)} ≤ ${bits}` : undefined;
-  };
+  });
 }
 
 /** Rejects secrets without at least one digit and one letter. */
@@ -243,11 +307,11 @@ export const hasDigitAndLetter: Check = (c) =>
 
 /** Rejects secrets whose longest alphanumeric run is shorter than `min` (kebab-case names). */
 export function longestRun(min: number): Check {
-  return (c) => {
+  return named(`longestRun(${min})`, (c) => {
     let best = 0;
     for (const run of c.secret.split(/[^A-Za-z0-9]+/)) best = Math.max(best, run.length);
     return best < min ? `longest alphanumeric run ${best} < ${min}` : undefined;
-  };
+  });
 }
 
 /** Rejects values directly followed by `(` (a function call, not a literal). */
@@ -258,7 +322,11 @@ export const notCall: Check = (c) => c.text[c.end] === "(" ? "function call" : u
  * `undefined` when it does: at least 6 characters, two character classes,
  * and not a code identifier, dotted path, number or port.
  */
-export function passwordShapeProblem(value: string): string | undefined {
+export const passwordShapeProblem: (value: string) => string | undefined = remembered(
+  passwordShapeProblemOf,
+);
+
+function passwordShapeProblemOf(value: string): string | undefined {
   if (value.length < 6) return `length ${value.length} < 6`;
   if (/^\d+$/.test(value)) return undefined;
   if (charClasses(value) < 2) return "one character class";

@@ -16,15 +16,30 @@ import { applyFindings, scanText } from "./_engine.ts";
 import { RULES } from "./rules/mod.ts";
 import { isSecretKeyName } from "./secret_keys.ts";
 
+/**
+ * The e-mail domains kept when the caller names none: the spec's
+ * organisation domain. `install --allow-email-domain D` replaces the list.
+ */
+export const DEFAULT_ALLOWED_EMAIL_DOMAINS: readonly string[] = ["cyberskill.world"];
+
 /** Options for {@linkcode redactText} and {@linkcode redactValue}. */
 export interface RedactOptions {
   /**
    * E-mail domains the operator allows (their own company's); addresses at
-   * these domains, or their subdomains, are kept.
+   * these domains, or their subdomains, are kept. An empty list keeps the
+   * default.
    *
-   * @default {[]}
+   * @default {DEFAULT_ALLOWED_EMAIL_DOMAINS}
    */
   allowEmailDomains?: readonly string[];
+}
+
+/** The options the engine gets: the default allowlist where none was named. */
+function engineOptions(options: RedactOptions): RedactOptions {
+  const domains = options.allowEmailDomains;
+  return domains === undefined || domains.length === 0
+    ? { ...options, allowEmailDomains: DEFAULT_ALLOWED_EMAIL_DOMAINS }
+    : options;
 }
 
 /** What one redaction pass found and did. */
@@ -33,7 +48,7 @@ export interface RedactionResult {
   text: string;
   /** The true number of replaced spans. */
   matchCount: number;
-  /** Replaced spans per rule id (only rules that matched). */
+  /** Replaced spans per metric label (a rule's id unless it names another; only those that matched). */
   counts: Record<string, number>;
 }
 
@@ -46,9 +61,9 @@ export interface RedactionResult {
  * ```
  */
 export function redactText(text: string, options: RedactOptions = {}): RedactionResult {
-  const { findings } = scanText(text, RULES, options);
+  const { findings } = scanText(text, RULES, engineOptions(options));
   const counts: Record<string, number> = {};
-  for (const f of findings) counts[f.ruleId] = (counts[f.ruleId] ?? 0) + 1;
+  for (const f of findings) counts[f.metricLabel] = (counts[f.metricLabel] ?? 0) + 1;
   return { text: applyFindings(text, findings), matchCount: findings.length, counts };
 }
 
@@ -129,8 +144,17 @@ export interface Explanation {
  * rejected, with reasons (for `redact --explain`).
  */
 export function explainText(text: string, options: RedactOptions = {}): Explanation {
-  const { findings, rejections } = scanText(text, RULES, { ...options, explain: true });
-  return { matches: findings, rejected: rejections };
+  const { findings, rejections } = scanText(text, RULES, {
+    ...engineOptions(options),
+    explain: true,
+  });
+  const matches = findings.map(({ ruleId, placeholder, start, end }) => ({
+    ruleId,
+    placeholder,
+    start,
+    end,
+  }));
+  return { matches, rejected: rejections };
 }
 
 /** What {@linkcode redactValue} returns: the redacted copy and the summed counts. */
@@ -139,7 +163,7 @@ export interface ValueRedactionResult {
   value: unknown;
   /** Replaced spans over all strings and keys. */
   matchCount: number;
-  /** Replaced spans per rule id. */
+  /** Replaced spans per metric label. */
   counts: Record<string, number>;
 }
 

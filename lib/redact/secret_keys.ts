@@ -5,6 +5,11 @@
  * value looks like: `{"password": "hunter2"}` has nothing a text rule could
  * recognise. Pure and import-free: the hook runs it on its hot path.
  *
+ * The text rules (`rules/generic_key.ts`, `rules/password.ts`) read their
+ * key names here too ({@linkcode textSecretNameProblem},
+ * {@linkcode textPasswordNameProblem}), so every fact about key names lives
+ * in this one file.
+ *
  * @module
  */
 
@@ -14,6 +19,11 @@ const SECRET_WORDS = new Set([
   "passwd",
   "passphrase",
   "pwd",
+  // Misspellings people type as key names.
+  "passwrd",
+  "pasword",
+  "paswd",
+  "pswd",
   "secret",
   "secrets",
   "token",
@@ -49,7 +59,7 @@ const SECRET_PAIRS = new Set([
 ]);
 
 /** A cheap first look: a key holding none of these stems cannot match. */
-const STEMS = /pass|pwd|secret|token|auth|cookie|session|cred|key|bearer|jwt/i;
+const STEMS = /pass|pasw|pswd|pwd|secret|token|auth|cookie|session|cred|key|bearer|jwt/i;
 
 /** Splits `apiKey`, `API-KEY`, `x_auth.token`, `HTTPCookie` into lowercase words. */
 function words(name: string): string[] {
@@ -79,4 +89,42 @@ export function isSecretKeyName(name: string): boolean {
     if (i > 0 && SECRET_PAIRS.has(`${parts[i - 1]} ${parts[i]}`)) return true;
   }
   return false;
+}
+
+/**
+ * Why a name in text (`NAME=…`, `name: …`, `--name …`) does not say its
+ * value is a secret, or `undefined` when it does. Looser than
+ * {@linkcode isSecretKeyName}: a part of a word counts (`DBSECRET`,
+ * `authkey`, `appKey`, a name ending in `key`), since the text rules also
+ * want the value to look like a secret; a name that says its value is
+ * public or not the secret itself (`…_id`, `hash`, `public_key`,
+ * `max_tokens`, `session_timeout`) does not.
+ */
+export function textSecretNameProblem(name: string): string | undefined {
+  const saysSecret =
+    /api.?key|apikey|secret|token|access.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key$/i;
+  // `appKey`, `signingKey`: a camelCase name ending in Key (case matters here).
+  const camelKey = /[a-z]Key$/;
+  const saysPublic =
+    /(?:^|[^a-z])(?:id|ids|hash|sha|digest|checksum|public|publishable|pub|path|file|url|uri|name|type|length|len|max|min|count|limit|expires?|expiry|ttl|version|format|prefix|header|field|label|endpoint|host|region|bucket|index|cache|idempotency|sort|partition|primary|foreign|lookup|usage|fingerprint|kid|pubkey|domain|timeout|samesite|age|duration|storage|store)(?:[^a-z]|$)|[a-z]Id$|Hash$/i;
+  if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;
+  if (saysPublic.test(name)) return `name ${name} says not a secret`;
+  return undefined;
+}
+
+/**
+ * Why a name in text does not say its value is a password, or `undefined`
+ * when it does (`DB_PASS`, `passwd`, `passwrd`, `dbPass`); names of things
+ * about a password (`password_hash`, `password_min_length`, `user`) do not.
+ */
+export function textPasswordNameProblem(name: string): string | undefined {
+  const saysPassword =
+    /passw(?:or)?d|passwrd|pas+word|paswd|pswd|passphrase|pwd|(?:^|[^a-z])pass(?:[^a-z]|$)|[a-z]Pass(?:[^a-z]|$)/;
+  const saysNotTheValue =
+    /hash|salt|length|(?:^|[^a-z])(?:len|min|max)(?:[^a-z]|$)|policy|reset|url|uri|file|path|field|label|prompt|hint|placeholder|type|regex|pattern|strength|expir|rule|changed|updated|required|enabled|mode|manager|input|form|column|error|message|text|title|digest|encrypted|bcrypt|protected|less|through|rate|count|port|user(?:name)?$/i;
+  if (!saysPassword.test(name) && !saysPassword.test(name.toLowerCase())) {
+    return `name ${name} does not say password`;
+  }
+  if (saysNotTheValue.test(name)) return `name ${name} is not the password itself`;
+  return undefined;
 }

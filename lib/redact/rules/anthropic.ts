@@ -11,11 +11,11 @@ import { notPlaceholder } from "../_validators.ts";
 
 /** API and admin keys. */
 export const anthropicKey: Rule = {
-  id: "anthropic-key",
+  id: "anthropic_key",
   description: "Anthropic API key (api03) and admin key (admin01)",
   placeholder: "<ANTHROPIC_KEY>",
   keywords: ["sk-ant-"],
-  pattern: () => /(?<![\w-])sk-ant-(?:api|admin|sid)\d{2}-[\w-]{20,}(?![\w-])/dg,
+  pattern: () => /(?<![\w-])sk-ant-(?:api|admin|sid)\d{2}-[\w-]{20,8192}(?![\w-])/dg,
   priority: 810,
   validators: [notPlaceholder],
   allowlist: [],
@@ -31,11 +31,11 @@ export const anthropicKey: Rule = {
 
 /** Claude Code OAuth access and refresh tokens. */
 export const anthropicOauthToken: Rule = {
-  id: "anthropic-oauth-token",
+  id: "anthropic_oauth_token",
   description: "Claude Code OAuth access (oat01) and refresh (ort01) tokens",
   placeholder: "<ANTHROPIC_OAUTH_TOKEN>",
   keywords: ["sk-ant-"],
-  pattern: () => /(?<![\w-])sk-ant-o(?:at|rt)\d{2}-[\w-]{20,}(?![\w-])/dg,
+  pattern: () => /(?<![\w-])sk-ant-o(?:at|rt)\d{2}-[\w-]{20,8192}(?![\w-])/dg,
   priority: 810,
   validators: [notPlaceholder],
   allowlist: [],

@@ -12,13 +12,13 @@ import { charClasses, minEntropy, notPlaceholder } from "../_validators.ts";
 
 /** AKIA/ASIA/… access key ids. */
 export const awsAccessKeyId: Rule = {
-  id: "aws-access-key-id",
+  id: "aws_access_key",
   description: "AWS access key id (AKIA long-term, ASIA temporary, and other IAM prefixes)",
   placeholder: "<AWS_KEY>",
   keywords: ["akia", "asia", "abia", "acca", "a3t"],
   pattern: () => /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/dg,
   priority: 800,
-  validators: [],
+  validators: [notPlaceholder],
   allowlist: [/EXAMPLE$/],
   truePositives: ["aws_access_key_id=AKIAQ3EGT7WK2M5ZRN4P", "id ASIAZ2XK7V3PLMQ8RT5W expires soon"],
   falsePositives: [
@@ -26,6 +26,8 @@ export const awsAccessKeyId: Rule = {
     "AKIAIOSFODNN7EXAMPLE",
     // Prose about the prefix.
     "keys that start with AKIA are long-term",
+    // A template.
+    "aws configure set aws_access_key_id AKIAXXXXXXXXXXXXXXXX",
   ],
 };
 
@@ -64,9 +66,9 @@ const SECRET_KEY_NAMES = [
 
 /** The 40-character secret access key. */
 export const awsSecretAccessKey: Rule = {
-  id: "aws-secret-access-key",
+  id: "aws_secret",
   description: "AWS secret access key: 40 base64 characters named by context or after a key id",
-  placeholder: "<AWS_SECRET_KEY>",
+  placeholder: "<AWS_SECRET>",
   keywords: ["secret", "akia", "asia"],
   // A bare "secret" is in much prose and code; the pattern wants one of its names.
   precheck: (facts) =>
@@ -87,7 +89,9 @@ export const awsSecretAccessKey: Rule = {
   validators: [
     notPlaceholder,
     minEntropy(3.5),
-    (c) => charClasses(c.secret) >= 3 ? undefined : "fewer than 3 character classes",
+    function threeCharacterClasses(c) {
+      return charClasses(c.secret) >= 3 ? undefined : "fewer than 3 character classes";
+    },
   ],
   allowlist: [/EXAMPLEKEY$/],
   truePositives: [
@@ -105,7 +109,7 @@ export const awsSecretAccessKey: Rule = {
 
 /** STS session tokens. */
 export const awsSessionToken: Rule = {
-  id: "aws-session-token",
+  id: "aws_session_token",
   description: "AWS STS session token, by its serialised prefix or named by context",
   placeholder: "<AWS_SESSION_TOKEN>",
   // The names the pattern accepts, not the bare words: "session" and "security"
@@ -122,9 +126,9 @@ export const awsSessionToken: Rule = {
   ],
   pattern: () =>
     new RegExp(
-      "(?:(?<![A-Za-z0-9/+])(?<secret>(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9/+=]{40,})" +
+      "(?:(?<![A-Za-z0-9/+])(?<secret>(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9/+=]{40,8192})" +
         "|(?<![\\w-])(?:aws_?session_?token|session_?token|aws_?security_?token|x-amz-security-token)" +
-        "(?:\\\\?[\"'])?\\s{0,4}[:=]\\s{0,4}(?:\\\\?[\"'])?(?<secret>[A-Za-z0-9/+=]{100,}))",
+        "(?:\\\\?[\"'])?\\s{0,4}[:=]\\s{0,4}(?:\\\\?[\"'])?(?<secret>[A-Za-z0-9/+=]{100,8192}))",
       "dgi",
     ),
   secretGroup: "secret",

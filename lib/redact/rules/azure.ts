@@ -10,11 +10,11 @@ import { minEntropy } from "../_validators.ts";
 
 /** The base64 key after `AccountKey=` or `SharedAccessKey=`. */
 export const azure: Rule = {
-  id: "azure-storage-key",
+  id: "azure_storage_key",
   description: "Azure storage AccountKey / SharedAccessKey in a connection string",
   placeholder: "<AZURE_KEY>",
   keywords: ["accountkey=", "sharedaccesskey="],
-  pattern: () => /(?:AccountKey|SharedAccessKey)=(?<secret>[A-Za-z0-9+/]{30,}={0,2})/dgi,
+  pattern: () => /(?:AccountKey|SharedAccessKey)=(?<secret>[A-Za-z0-9+/]{30,8192}={0,2})/dgi,
   secretGroup: "secret",
   priority: 650,
   validators: [minEntropy(3.5)],

@@ -6,14 +6,11 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { isBase64 } from "../_validators.ts";
 
 function decodesToUserPass(c: Candidate): string | undefined {
-  let decoded: string;
-  try {
-    decoded = atob(c.secret);
-  } catch {
-    return "not base64";
-  }
+  if (!isBase64(c.secret)) return "not base64";
+  const decoded = atob(c.secret);
   if (!decoded.includes(":")) return "decoded value has no colon";
   if (!/^[\x20-\x7e\x80-\xff]+$/.test(decoded)) return "decoded value not printable";
   return undefined;
@@ -21,12 +18,12 @@ function decodesToUserPass(c: Candidate): string | undefined {
 
 /** `Authorization: Basic <base64(user:pass)>`. */
 export const basicAuth: Rule = {
-  id: "basic-auth",
+  id: "basic_auth",
   description: "HTTP Basic auth credentials (base64 of user:password)",
   placeholder: "<BASIC_AUTH>",
   keywords: ["basic"],
   pattern: () =>
-    /\b(?:Basic|BASIC|basic)[ \t]+(?<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/dg,
+    /\b(?:Basic|BASIC|basic)[ \t]+(?<secret>[A-Za-z0-9+/]{8,8192}={0,2})(?![A-Za-z0-9+/=])/dg,
   secretGroup: "secret",
   priority: 650,
   validators: [decodesToUserPass],

@@ -1,5 +1,5 @@
 /**
- * Opaque bearer tokens: whatever follows `Bearer` (or `Authorization: token`)
+ * Opaque bearer tokens: whatever follows `Bearer`, Okta's `SSWS` (or `Authorization: token`)
  * when it looks like a token: 16+ characters with letters and digits and
  * some entropy. Variables (`$TOKEN`) and templates stay; a JWT after
  * `Bearer` goes to the JWT rule, which ranks higher.
@@ -12,14 +12,14 @@ import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts
 
 /** The token after `Bearer` / `Authorization: token`. */
 export const bearer: Rule = {
-  id: "bearer-token",
-  description: "Opaque bearer token after Bearer or Authorization: token",
-  placeholder: "<TOKEN>",
-  keywords: ["bearer", "authorization"],
+  id: "bearer_token",
+  description: "Opaque bearer token after Bearer, SSWS or Authorization: token",
+  placeholder: "<REDACTED>",
+  keywords: ["bearer", "authorization", "ssws"],
   pattern: () =>
     new RegExp(
-      "(?:\\b(?:[Bb]earer|BEARER)|[Aa]uthorization(?:\\\\?[\"'])?[ \\t]*[:=][ \\t]*(?:\\\\?[\"'])?(?:[Tt]oken|TOKEN))" +
-        "[ \\t]+(?<secret>[A-Za-z0-9._~+/-]{15,}[A-Za-z0-9_~+/-]=*)",
+      "(?:\\b(?:[Bb]earer|BEARER|SSWS)|[Aa]uthorization(?:\\\\?[\"'])?[ \\t]*[:=][ \\t]*(?:\\\\?[\"'])?(?:[Tt]oken|TOKEN))" +
+        "[ \\t]+(?<secret>[A-Za-z0-9._~+/-]{15,8192}[A-Za-z0-9_~+/-]={0,2})",
       "dg",
     ),
   secretGroup: "secret",
@@ -29,6 +29,8 @@ export const bearer: Rule = {
   truePositives: [
     'curl -H "Authorization: Bearer q8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2" https://api.example.org',
     "Authorization: token Zx7Cv3Bn8Ml1Kj5Hg9Fd2Sa6Pq0Wo4Ie",
+    // Okta's scheme.
+    "Authorization: SSWS 00Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4Io7Qw",
   ],
   falsePositives: [
     // A variable reference.

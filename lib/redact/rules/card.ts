@@ -60,7 +60,7 @@ function cardProblem(c: Candidate): string | undefined {
 
 /** Luhn-valid card numbers. */
 export const card: Rule = {
-  id: "credit-card",
+  id: "credit_card",
   description: "Payment card number (issuer prefix, length, Luhn)",
   placeholder: "<CARD>",
   keywords: [],

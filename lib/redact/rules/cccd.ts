@@ -23,9 +23,9 @@ function idContext(c: Candidate): string | undefined {
 
 /** 12-digit CCCD with id context. */
 export const cccd: Rule = {
-  id: "vn-cccd",
+  id: "vn_cccd",
   description: "Vietnamese citizen id (CCCD), 12 digits with structure and id context",
-  placeholder: "<CCCD>",
+  placeholder: "<VN_CCCD>",
   keywords: [
     "cccd",
     "cmnd",

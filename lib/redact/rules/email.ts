@@ -1,7 +1,8 @@
 /**
  * E-mail addresses with a public-looking TLD. Kept: domains the operator
- * allows (and their subdomains), bot and no-reply addresses, documentation
- * domains (`example.com`, `.test`, `.local`), file names (`logo@2x.png`),
+ * allows (and their subdomains; `cyberskill.world` unless told otherwise),
+ * bot and no-reply addresses, hosts without a public TLD (`.test`,
+ * `.local`), file names (`logo@2x.png`),
  * git SSH remotes (`git@github.com:org/repo`), `user@host` targets of
  * ssh/scp, and URL userinfo (`https://key@o1.ingest.sentry.io`).
  *
@@ -9,15 +10,16 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { inWordList, isAsciiAlnum, isWordOrHyphen } from "../_validators.ts";
+import { inWordList, isAsciiAlnum, isWordOrHyphen, lineBefore } from "../_validators.ts";
 
 const NOT_TLDS =
   "png jpg jpeg gif svg webp ico bmp js ts tsx jsx mjs cjs json css scss less py rb go rs java kt md txt " +
   "yml yaml toml lock xml html htm sh bash zsh log csv tsv sql env ini cfg conf pem crt key pub tar gz zip " +
   "local internal lan localdomain home corp test example invalid localhost intranet private svc cluster";
-/** Literals that the bot-address and ssh-command patterns in `kept` need before they run. */
+/** Literals that the bot-address pattern in `kept` needs before it runs. */
 const MACHINE_LOCAL_HINTS = ["reply", "daemon", "postmaster", "bounce"];
-const SSH_HINTS = ["ssh", "scp", "sftp", "rsync", "mosh"];
+/** What the ssh-target check needs in the 120 characters before an address. */
+const SSH_HINT = /s(?:sh|cp|ftp)|rsync|mosh/;
 
 /**
  * Whether some `@` has what an address needs around it: a local-part
@@ -43,6 +45,18 @@ function isMachineLocal(local: string): boolean {
   );
 }
 
+/**
+ * Whether `scheme://` opens the run of non-blank characters that ends at
+ * `start`: the local part is then a URL's password (`…://admin:YOUR_PASSWORD@host`),
+ * which the URL rule judged, not an address.
+ */
+function afterUrlScheme(text: string, start: number): boolean {
+  const before = lineBefore(text, start, 300);
+  let from = before.length;
+  while (from > 0 && !/\s/.test(before[from - 1]!)) from--;
+  return before.includes("://", from);
+}
+
 function kept(c: Candidate): string | undefined {
   const local = c.groups["local"] ?? "";
   const domain = (c.groups["domain"] ?? "").toLowerCase();
@@ -54,9 +68,6 @@ function kept(c: Candidate): string | undefined {
   if (inWordList(NOT_TLDS, tld)) return `.${tld} is not a public TLD`;
   // Each pattern below is created and run only when the literal it needs is
   // there: in a short-lived process compiling a pattern costs more than the lookups.
-  if (domain.includes("example.") && /(?:^|\.)example\.(?:com|org|net)$/.test(domain)) {
-    return "documentation domain";
-  }
   const lowerLocal = local.toLowerCase();
   if (
     (MACHINE_LOCAL_HINTS.some((h) => lowerLocal.includes(h)) && isMachineLocal(local)) ||
@@ -67,13 +78,13 @@ function kept(c: Candidate): string | undefined {
   }
   if (local === "git") return "git SSH remote";
   if (c.text[c.start - 1] === "/") return "URL userinfo";
+  if (c.text[c.start - 1] === ":" && afterUrlScheme(c.text, c.start)) return "URL userinfo";
   if (c.text[c.end] === ":" && /[\w~/.]/.test(c.text[c.end + 1] ?? "")) return "scp-style remote";
-  const lineStart = c.text.lastIndexOf("\n", c.start - 1) + 1;
-  const before = c.text.slice(Math.max(lineStart, c.start - 120), c.start);
-  if (
-    SSH_HINTS.some((h) => before.includes(h)) &&
-    /\b(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)\b/.test(before)
-  ) return "ssh target";
+  // A plain slice first: the line's start is looked for only near an ssh-like word.
+  const near = c.text.slice(Math.max(0, c.start - 120), c.start);
+  if (!SSH_HINT.test(near)) return undefined;
+  const before = lineBefore(c.text, c.start, 120);
+  if (/\b(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)\b/.test(before)) return "ssh target";
   return undefined;
 }
 
@@ -94,6 +105,8 @@ export const email: Rule = {
     "contact: lan.pham92@mailbox.vn",
     "mailto:tuan.le@hanoi-trade.com.vn",
     "From: R. Quinn <r.quinn+ops@harborline.co.uk>",
+    // Documentation domains are redacted like any other (the spec's AC 11).
+    "write to user@example.com",
   ],
   falsePositives: [
     // A git SSH remote.
@@ -106,9 +119,11 @@ export const email: Rule = {
     "ssh deploy@bastion.prod.acme-corp.com uptime",
     // A DSN's public key in URL userinfo.
     "dsn https://9c0e2b4d6f8a1c3e@o12345.ingest.sentry.io/678",
-    // A documentation address.
-    "alice@example.com",
+    // The default allowed domain, the spec's organisation.
+    "anh@cyberskill.world",
     // A host without a public TLD.
     "connect as postgres@db-primary.internal",
+    // A URL's placeholder password the URL rule kept.
+    "MONGO_URI=mongodb+srv://admin:YOUR_PASSWORD@cluster0.mongodb.net/test",
   ],
 };

@@ -9,27 +9,24 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { textSecretNameProblem } from "../secret_keys.ts";
 import {
   hasDigitAndLetter,
   isNameChar,
   minEntropy,
   notCall,
   notPlaceholder,
+  remembered,
 } from "../_validators.ts";
 
 // Patterns live inside the functions that use them: a regular expression is
 // created when its function first runs, not when the hook loads every rule.
 
 function nameSaysSecret(c: Candidate): string | undefined {
-  const name = c.groups["name"] ?? "";
-  const saysSecret =
-    /api.?key|apikey|secret|token|access.?key|private.?key|credential|auth(?!or)|(?:^|[^a-z])key$/i;
-  const saysPublic =
-    /(?:^|[^a-z])(?:id|ids|hash|sha|digest|checksum|public|publishable|pub|path|file|url|uri|name|type|length|len|max|min|count|limit|expires?|expiry|ttl|version|format|prefix|header|field|label|endpoint|host|region|bucket|index|cache|idempotency|sort|partition|primary|foreign|lookup|usage|fingerprint|kid|pubkey)(?:[^a-z]|$)|[a-z]Id$|Hash$/i;
-  if (!saysSecret.test(name)) return `name ${name} does not say secret`;
-  if (saysPublic.test(name)) return `name ${name} says not a secret`;
-  return undefined;
+  return secretNameProblem(c.groups["name"] ?? "");
 }
+
+const secretNameProblem = remembered(textSecretNameProblem);
 
 function notPlainUuid(c: Candidate): string | undefined {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,17 +37,21 @@ function notPlainUuid(c: Candidate): string | undefined {
 }
 
 function notCodePath(c: Candidate): string | undefined {
-  if (/^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$/.test(c.secret)) return "dotted identifier";
+  // A part of 16+ characters with a digit is token material (an unsigned JWT, a Discord token).
+  if (
+    /^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$/.test(c.secret) &&
+    !c.secret.split(".").some((part) => part.length >= 16 && /\d/.test(part))
+  ) return "dotted identifier";
   if (/^(?:https?:)?\/\//.test(c.secret) || /^\.{0,2}\//.test(c.secret)) return "URL or path";
   return undefined;
 }
 
-const NAME_WORDS = ["key", "secret", "token", "auth", "credential"];
+const NAME_WORDS = ["key", "secret", "token", "auth", "cred", "cookie", "session", "secure"];
 
-/** What may stand between a name and its value: quotes, `\`, blanks, `:`, `=`, `>`. */
+/** What may stand between a name and its value: quotes, `\`, blanks, `:`, `=`, `>`, `(`. */
 function isAssignChar(c: number): boolean {
   return c === 34 || c === 39 || c === 92 || c === 32 || c === 9 || c === 58 || c === 61 ||
-    c === 62;
+    c === 62 || c === 40;
 }
 
 /** `[a-z0-9_+/=.~-]` (the text is lowercased). */
@@ -105,17 +106,17 @@ function mayAssignSecret(lower: string): boolean {
 
 /** A secret-looking value after a key/secret/token name. */
 export const genericKey: Rule = {
-  id: "generic-api-key",
+  id: "generic_api_key",
   description: "Generic key, secret or token value named by context",
   placeholder: "<SECRET>",
   keywords: NAME_WORDS,
   precheck: (facts) => mayAssignSecret(facts.lower),
   pattern: () =>
     new RegExp(
-      "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|credential)[\\w.-]{0,40})" +
-        "(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:\\\\?[\"'])?" +
+      "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure)[\\w.-]{0,40})" +
+        "(?:(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:\\\\?[\"'])?|\\([ \\t]{0,4}\\\\?[\"'])" +
         "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?)" +
-        "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,})",
+        "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,8192})",
       "dgi",
     ),
   secretGroup: "secret",
@@ -136,6 +137,13 @@ export const genericKey: Rule = {
     '{"client_secret": "Zx7Cv3Bn8Ml1Kj5Hg9Fd2Sa6"}',
     "WEBHOOK_SIGNING_SECRET=9c0e2b4d6f8a1c3e3f9a2c7e1b5d4a8f",
     "deploy-cli --api-key Hs5Jd1Fg0Au4Ei6Oc9Qw2Zx7 --env prod",
+    // Names: creds, a camelCase key, an Authorization header with no scheme, a session cookie.
+    'creds = "Wq8Rt3Lp6Zx2Vm9Kc4Nb7Hj1"',
+    "  appKey: 4f1e9a7c2b8d3e6f0a5c9b2d7e1f3a8c6b4d0e2f",
+    "authorization: 2FEqerfN49LJsTBcQ4D7dQldoBH13Ljn",
+    "Cookie: sessionid=k3v9q2m8x7w1z5r4t6y0u2i8o3p7a9s1; csrftoken=abc",
+    // A key passed as a function argument.
+    'sgMail.setApiKey("Rm5Tq8Vx2Lk7Wz3Pn9Yb4Hc6Jd1");',
   ],
   falsePositives: [
     // An id named as such.
@@ -150,5 +158,9 @@ export const genericKey: Rule = {
     'key: "0b7e4c2a-9f1d-4e3b-8a6c-5d2f1e0a9b8c"',
     // A number of tokens.
     "max_tokens=4096000000000000",
+    // An author, not auth.
+    "author: Nguyen Van An 2024 edition 1234567890",
+    // A session's timeout.
+    "session_timeout=86400000000000000s",
   ],
 };

@@ -10,7 +10,7 @@ import { minEntropy, notPlaceholder } from "../_validators.ts";
 
 /** Prefixed GitLab tokens. */
 export const gitlab: Rule = {
-  id: "gitlab-token",
+  id: "gitlab_token",
   description: "GitLab personal, deploy, runner, trigger, feed and CI tokens",
   placeholder: "<GITLAB_TOKEN>",
   keywords: [
@@ -25,7 +25,7 @@ export const gitlab: Rule = {
     "gloas-",
   ],
   pattern: () =>
-    /(?<![\w-])(?:glpat|gldt|glrt|glptt|glft|glimt|glagent|glsoat|glcbt|gloas)-[A-Za-z0-9_-]{20,}(?![\w-])/dg,
+    /(?<![\w-])(?:glpat|gldt|glrt|glptt|glft|glimt|glagent|glsoat|glcbt|gloas)-[A-Za-z0-9_-]{20,8192}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder, minEntropy(3)],
   allowlist: [],

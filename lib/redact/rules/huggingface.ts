@@ -4,22 +4,43 @@
  * @module
  */
 
-import type { Rule } from "../_engine.ts";
+import type { Candidate, Rule } from "../_engine.ts";
 import { minEntropy, notPlaceholder } from "../_validators.ts";
 
-/** `hf_` plus at least 30 alphanumerics. */
+/**
+ * Rejects a value with few capitals: a random token has about one capital
+ * in two letters, a camelCase name (`hf_requiredCharacteristics…`) one in six.
+ */
+function capitalsLikeRandom(c: Candidate): string | undefined {
+  let letters = 0;
+  let capitals = 0;
+  for (const ch of c.secret.slice(c.secret.indexOf("_") + 1)) {
+    if (/[a-z]/.test(ch)) letters++;
+    else if (/[A-Z]/.test(ch)) {
+      letters++;
+      capitals++;
+    }
+  }
+  return capitals * 4 >= letters ? undefined : `${capitals} capitals in ${letters} letters`;
+}
+
+/** `hf_` plus 34 to 37 alphanumerics. */
 export const huggingface: Rule = {
-  id: "huggingface-token",
+  id: "huggingface_token",
   description: "Hugging Face access token",
   placeholder: "<HF_TOKEN>",
   keywords: ["hf_", "api_org_"],
-  pattern: () => /(?<![\w-])(?:hf_|api_org_)[A-Za-z0-9]{30,}(?![\w-])/dg,
+  pattern: () => /(?<![\w-])(?:hf_|api_org_)[A-Za-z0-9]{34,37}(?![\w-])/dg,
   priority: 800,
-  validators: [notPlaceholder, minEntropy(3)],
+  validators: [notPlaceholder, capitalsLikeRandom, minEntropy(3.5)],
   allowlist: [],
   truePositives: ["HF_TOKEN=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"],
   falsePositives: [
     // A snake_case name that happens to start with hf_.
     "hf_dataset_loader_configuration_default",
+    // A camelCase name, longer than any token.
+    "hf_requiredCharacteristicsForTheModelLoaderInThisRepo = True",
+    // A camelCase name of a token's length.
+    "hf_requiredCharacteristicsForModels",
   ],
 };

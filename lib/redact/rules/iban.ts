@@ -19,7 +19,11 @@ export const iban: Rule = {
   pattern: () =>
     /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])/dg,
   priority: 300,
-  validators: [(c) => mod97Valid(c.secret) ? undefined : "mod-97 check fails or wrong length"],
+  validators: [
+    function mod97(c) {
+      return mod97Valid(c.secret) ? undefined : "mod-97 check fails or wrong length";
+    },
+  ],
   allowlist: [],
   truePositives: ["IBAN: GB82 WEST 1234 5698 7654 32", "pay to FR1420041010050500013M02606"],
   falsePositives: [

@@ -18,6 +18,11 @@ import { genericKey } from "./generic_key.ts";
 import { github } from "./github.ts";
 import { gitlab } from "./gitlab.ts";
 import { google } from "./google.ts";
+import { ai } from "./ai.ts";
+import { cloud } from "./cloud.ts";
+import { devtools } from "./devtools.ts";
+import { messaging } from "./messaging.ts";
+import { payments } from "./payments.ts";
 import { huggingface } from "./huggingface.ts";
 import { iban } from "./iban.ts";
 import { jwt } from "./jwt.ts";
@@ -25,19 +30,22 @@ import { npm } from "./npm.ts";
 import { openai } from "./openai.ts";
 import { password } from "./password.ts";
 import { phone } from "./phone.ts";
-import { privateKey } from "./private_key.ts";
+import { privateKey, privateKeyBase64 } from "./private_key.ts";
 import { privateSpan } from "./private_span.ts";
 import { sendgrid } from "./sendgrid.ts";
 import { slack } from "./slack.ts";
+import { ssn } from "./ssn.ts";
 import { stripe } from "./stripe.ts";
 import { telegram } from "./telegram.ts";
-import { urlPassword } from "./url_password.ts";
+import { travisSecure } from "./travis.ts";
+import { urlPassword, urlTokenUser } from "./url_password.ts";
 import { webhookSecret } from "./webhook_secret.ts";
 
 /** Every rule the redactor runs. */
 export const RULES: readonly Rule[] = [
   privateSpan,
   privateKey,
+  privateKeyBase64,
   ...anthropic,
   openai,
   ...github,
@@ -45,7 +53,12 @@ export const RULES: readonly Rule[] = [
   ...aws,
   ...slack,
   stripe,
-  google,
+  ...google,
+  ...cloud,
+  ...devtools,
+  ...messaging,
+  ...payments,
+  ...ai,
   sendgrid,
   npm,
   huggingface,
@@ -56,11 +69,14 @@ export const RULES: readonly Rule[] = [
   basicAuth,
   bearer,
   urlPassword,
+  urlTokenUser,
   ...password,
   genericKey,
+  travisSecure,
   card,
   iban,
   cccd,
+  ssn,
   email,
   ...phone,
 ];

@@ -9,11 +9,11 @@ import { minEntropy, notPlaceholder } from "../_validators.ts";
 
 /** `npm_` plus 36 alphanumerics. */
 export const npm: Rule = {
-  id: "npm-token",
+  id: "npm_token",
   description: "npm access token",
   placeholder: "<NPM_TOKEN>",
   keywords: ["npm_"],
-  pattern: () => /(?<![\w-])npm_[A-Za-z0-9]{30,}(?![\w-])/dg,
+  pattern: () => /(?<![\w-])npm_[A-Za-z0-9]{30,8192}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder, minEntropy(3)],
   allowlist: [],

@@ -11,14 +11,14 @@ import { hasDigitAndLetter, longestRun, minEntropy, notPlaceholder } from "../_v
 
 /** OpenAI API keys. */
 export const openai: Rule = {
-  id: "openai-key",
+  id: "openai_key",
   description: "OpenAI API key, legacy and project / service-account / admin forms",
   placeholder: "<OPENAI_KEY>",
   keywords: ["sk-"],
   // `task-`, `disk-` and `risk-` hold the keyword too; only a word that starts with it can match.
   precheck: (facts) => facts.startsWord("sk-"),
   pattern: () =>
-    /(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}(?![\w-])/dg,
+    /(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,8192}(?![\w-])/dg,
   priority: 790,
   validators: [notPlaceholder, hasDigitAndLetter, longestRun(16), minEntropy(3.5)],
   allowlist: [],

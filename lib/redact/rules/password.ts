@@ -9,41 +9,59 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { textPasswordNameProblem } from "../secret_keys.ts";
 import {
   charClasses,
+  inWordList,
   isNameChar,
+  lineBefore,
   notPlaceholder,
   passwordShapeProblem,
   placeholderProblem,
+  remembered,
 } from "../_validators.ts";
 
 // Patterns live inside the functions that use them: a regular expression is
 // created when its function first runs, not when the hook loads every rule.
 
 function nameSaysPassword(c: Candidate): string | undefined {
-  const name = c.groups["name"] ?? "";
-  const saysPassword =
-    /passw(?:or)?d|passphrase|pwd|(?:^|[^a-z])pass(?:[^a-z]|$)|[a-z]Pass(?:[^a-z]|$)/;
-  const saysNotTheValue =
-    /hash|salt|length|(?:^|[^a-z])(?:len|min|max)(?:[^a-z]|$)|policy|reset|url|uri|file|path|field|label|prompt|hint|placeholder|type|regex|pattern|strength|expir|rule|changed|updated|required|enabled|mode|manager|input|form|column|error|message|text|title|digest|encrypted|bcrypt|protected|less|through|rate|count|port|user(?:name)?$/i;
-  if (!saysPassword.test(name) && !saysPassword.test(name.toLowerCase())) {
-    return `name ${name} does not say password`;
-  }
-  if (saysNotTheValue.test(name)) return `name ${name} is not the password itself`;
-  return undefined;
+  return passwordNameProblem(c.groups["name"] ?? "");
 }
+
+const passwordNameProblem = remembered(textPasswordNameProblem);
 
 /** Quoted values need no shape beyond "not a placeholder, no spaces"; bare words must look typed. */
 function valueLooksSet(c: Candidate): string | undefined {
   const quoted = c.groups["quoted"] !== undefined;
   if (quoted) {
     if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
-    if (/\s/.test(c.secret)) return "quoted text with spaces";
+    if (/\s/.test(c.secret)) return passphraseProblem(c.secret);
     if (charClasses(c.secret) < 2 && c.secret.length < 10) return "one short character class";
     return placeholderProblem(c.secret);
   }
   if (c.text[c.end] === "(" || c.text[c.end] === "[") return "code expression";
   return passwordShapeProblem(c.secret);
+}
+
+/** Words of messages and labels, which a passphrase of random words hardly holds. */
+const MESSAGE_WORDS =
+  "the and for you your must not too are was has have with this that least characters password " +
+  "enter invalid incorrect required match does should please new old confirm field from wrong " +
+  "is be at of to in on or a an it";
+
+/**
+ * Why a quoted value with spaces is not a passphrase, or `undefined` when it
+ * is: 3 to 10 words of letters and digits, none a word of messages
+ * (`"must be at least 12 characters"`, `"Enter your password"`).
+ */
+function passphraseProblem(value: string): string | undefined {
+  const words = value.trim().split(/\s+/);
+  if (words.length < 3 || words.length > 10) return `${words.length} words, not a passphrase`;
+  for (const word of words) {
+    const bare = word.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+    if (bare.length === 0 || inWordList(MESSAGE_WORDS, bare)) return `message word "${word}"`;
+  }
+  return placeholderProblem(value);
 }
 
 function isLowerLetter(c: number): boolean {
@@ -58,7 +76,10 @@ function isLowerLetter(c: number): boolean {
  */
 function nameMaySayPassword(text: string, lower: string, start: number, end: number): boolean {
   const name = lower.slice(start, end);
-  if (name.includes("pwd") || name.includes("passw") || name.includes("passphrase")) return true;
+  if (
+    name.includes("pwd") || name.includes("passw") || name.includes("passphrase") ||
+    name.includes("pasw") || name.includes("pswd") || name.includes("pasword")
+  ) return true;
   for (let at = name.indexOf("pass"); at >= 0; at = name.indexOf("pass", at + 1)) {
     const p = start + at;
     if (isLowerLetter(text.charCodeAt(p + 4))) continue;
@@ -77,7 +98,7 @@ function nameMaySayPassword(text: string, lower: string, start: number, end: num
  */
 function mayAssignPassword(text: string, lower: string): boolean {
   if (lower.length !== text.length) return true; // Offsets would differ: cannot tell.
-  for (const word of ["pass", "pwd"]) {
+  for (const word of ["pass", "pwd", "pasw", "pswd", "pasword"]) {
     let scannedTo = 0;
     for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
       if (at < scannedTo) continue;
@@ -95,20 +116,25 @@ function mayAssignPassword(text: string, lower: string): boolean {
   return false;
 }
 
-const VALUE =
-  "(?:\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,200}))\"|'(?<quoted>(?<secret>[^'\\\\\\n]{1,200}))'" +
-  '|\\\\"(?<quoted>(?<secret>[^"\\\\\\n]{1,200}))\\\\"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,200}))';
+/**
+ * A value: quoted (double, single, JSON-escaped), or bare up to a blank or
+ * a delimiter; a YAML `!!binary` tag before it is skipped. 4,096 characters
+ * at most, so no real value leaves a tail and no attempt scans far.
+ */
+const VALUE = "(?:!!binary[ \\t]*(?:\\|-?[ \\t]*\\n[ \\t]*)?)?" +
+  "(?:\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
+  '|\\\\"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096}))';
 
 /** `password = …`, `DB_PASS: …`, `"password": "…"`. */
 export const passwordAssignment: Rule = {
-  id: "password-assignment",
+  id: "password_assignment",
   description: "Password assigned to a name that says password (code, config, JSON, query string)",
   placeholder: "<PASSWORD>",
-  keywords: ["pass", "pwd"],
+  keywords: ["pass", "pwd", "pasw", "pswd", "pasword"],
   precheck: (facts) => mayAssignPassword(facts.text, facts.lower),
   pattern: () =>
     new RegExp(
-      "(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:pass|pwd)[\\w.-]{0,30})(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}" +
+      "(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:pass|pwd|pasw|pswd|pasword)[\\w.-]{0,30})(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}" +
         VALUE,
       "dgi",
     ),
@@ -122,6 +148,16 @@ export const passwordAssignment: Rule = {
     "smtp:\n  pass: 'nW8$kd3LqZ'",
     "jdbc:mysql://db/app?user=app&password=H7k.29xLpQ&ssl=true",
     'const dbPass = "Qz7#mL2p";',
+    // A passphrase of random words.
+    'db:\n  pass: "correct horse battery staple"',
+    // Misspelt names.
+    "passwrd: Hq7-xLm2Rv9",
+    "DB_PASWORD=Hq7-xLm2Rv9",
+    // A value ending in a dot, and one longer than 200 characters.
+    'psycopg2.connect(user="etl", password="Vb8n^Lk2Qw.")',
+    `password: ${"Zq8mN3vL".repeat(40)}`,
+    // YAML binary.
+    "password: !!binary |\n  UTJ4bGNuUXRjMlZqY21WMExUa3pOelE9",
   ],
   falsePositives: [
     // Masked.
@@ -134,6 +170,9 @@ export const passwordAssignment: Rule = {
     "send the password= parameter over TLS only",
     // A template.
     "password: ${DB_PASSWORD}",
+    // Messages and labels with spaces.
+    'errors: { password: "must be at least 12 characters" }',
+    '"password": "Enter your password"',
   ],
 };
 
@@ -154,11 +193,12 @@ function userPassAt(text: string, at: number, flag: string): boolean {
   if (at > 0 && !mayBeSpace(text.charCodeAt(at - 1))) return false;
   let i = at + flag.length;
   while (text[i] === " " || text[i] === "\t" || text[i] === "=") i++;
-  if (text[i] === "'" || text[i] === '"') i++;
+  const quote = text[i] === "'" || text[i] === '"' ? text[i++] : undefined;
   const start = i;
   while (
     i - start < 100 && i < text.length && !isSpace(text.charCodeAt(i)) && !`:'"$`.includes(text[i]!)
   ) i++;
+  if (quote !== undefined && text[i] === quote && text[i + 1] === ":") i++;
   return i > start && text[i] === ":";
 }
 
@@ -171,6 +211,7 @@ function mayPassFlag(text: string): boolean {
   if (text.includes("sshpass") || text.includes("--pass") || text.includes("--db-password")) {
     return true;
   }
+  if (text.includes("redis-cli") || SPACED_PASSWORD_COMMANDS.test(text)) return true;
   for (let at = text.indexOf("-p"); at >= 0; at = text.indexOf("-p", at + 1)) {
     if (at === 0 || at + 2 >= text.length || !mayBeSpace(text.charCodeAt(at - 1))) continue;
     const next = text.charCodeAt(at + 2);
@@ -184,26 +225,48 @@ function mayPassFlag(text: string): boolean {
   return false;
 }
 
+/** A flag's value, quoted or bare (`bare` names its own groups), 4,096 characters at most. */
+function flagValue(bare: string): string {
+  return `(?:'(?<quoted>(?<secret>[^'\\n]{1,4096}))'|"(?<quoted>(?<secret>[^"\\n]{1,4096}))"|${bare})`;
+}
+
+/** Commands whose `-p VALUE` (with a blank) is a password; `redis-cli` takes it as `-a`. */
+const SPACED_PASSWORD_COMMANDS = /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah)\b/;
+
+/** Rejects `-p VALUE` / `-a VALUE` outside the commands that take a password so. */
+function spacedFlagCommand(c: Candidate): string | undefined {
+  const flag = c.groups["spaced"];
+  if (flag === undefined) return undefined;
+  const before = lineBefore(c.text, c.matchStart, 300);
+  const command = flag === "-a" ? /\bredis-cli\b/ : SPACED_PASSWORD_COMMANDS;
+  return command.test(before) ? undefined : `${flag} with a blank outside a password command`;
+}
+
 /** `-pSECRET` attached to a flag (mysql and friends). */
 export const passwordFlagAttached: Rule = {
-  id: "password-flag",
+  id: "password_flag",
   description: "Password in a command-line flag (-pSECRET, sshpass -p, --password, -u user:pass)",
   placeholder: "<PASSWORD>",
-  keywords: [" -p", "--pass", "-u ", "--user "],
+  keywords: [" -p", "--pass", "-u ", "--user ", "--user=", "redis-cli"],
   precheck: (facts) => mayPassFlag(facts.text),
   pattern: () =>
     new RegExp(
-      "(?<=\\s)-p(?:'(?<quoted>(?<secret>[^'\\n]{1,200}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,200}))\"|(?<secret>[^\\s'\"-][^\\s'\"]{0,199}))" +
-        "|\\bsshpass[ \\t]+-p[ \\t]*(?:'(?<quoted>(?<secret>[^'\\n]{1,200}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,200}))\"|(?<sshpass>(?<secret>[^\\s'\"]{1,200})))" +
-        "|(?<![\\w-])--(?:password|passwd|pass|db-password)(?:=|[ \\t]+)(?:'(?<quoted>(?<secret>[^'\\n]{1,200}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,200}))\"|(?<secret>[^\\s'\"]{1,200}))" +
-        "|(?<!\\S)(?:-u|--user)(?:[ \\t]+|=)['\"]?[^\\s:'\"$]{1,100}:(?<userpass>(?<secret>[^\\s'\"]{1,200}))",
+      `(?<=\\s)-p${flagValue("(?<secret>[^\\s'\"-][^\\s'\"]{0,4095})")}` +
+        `|(?<=\\s)(?<spaced>-p|-a)[ \\t]+${flagValue("(?<secret>[^\\s'\"-][^\\s'\"]{0,4095})")}` +
+        `|\\bsshpass[ \\t]+-p[ \\t]*${flagValue("(?<sshpass>(?<secret>[^\\s'\"]{1,4096}))")}` +
+        `|(?<![\\w-])--(?:password|passwd|pass|db-password)(?:=|[ \\t]+)${
+          flagValue("(?<secret>[^\\s'\"]{1,4096})")
+        }` +
+        `|(?<!\\S)(?:-u|--user)(?:[ \\t]+|=)(?:"[^"\\s:$]{1,100}"|'[^'\\s:$]{1,100}'|['"]?[^\\s:'"$]{1,100}):` +
+        `(?<userpass>${flagValue("(?<secret>[^\\s'\"]{1,4096})")})`,
       "dg",
     ),
   secretGroup: "secret",
   priority: 455,
   validators: [
     notPlaceholder,
-    (c) => {
+    spacedFlagCommand,
+    function flagValueShape(c) {
       if (c.groups["userpass"] !== undefined) {
         return /^\d+$/.test(c.secret) || c.secret.length < 4 ? "uid:gid or too short" : undefined;
       }
@@ -225,6 +288,14 @@ export const passwordFlagAttached: Rule = {
     "sshpass -p 'hX4!rTz9' ssh ops@10.0.0.7",
     "pg_dump --password=Zq8mN3vL app > dump.sql",
     "curl -u deploy:Rt7Kw9Pn4Yb https://ci.example.org/api",
+    // Quoted user and password apart.
+    `curl --user "deploy":"Rt7Kw9Pn4Yb" https://ci.example.org/api`,
+    "curl -u ops:'Rt7 Kw9!Pn4Yb' https://ci.example.org/api",
+    // Commands that take a password after a blank.
+    "twine upload -u __token__ -p Hs5Jd1Fg0Au4Ei6Oc9Qw2Zx7 dist/*",
+    "docker login -u ci -p 'Hs5Jd1Fg0Au4' registry.acme.io",
+    "redis-cli -h cache.internal -a 'fR35_J^UY0fJmvzW' INFO keyspace",
+    "mysqldump --password 'a very long pass phrase with spaces 123' shop",
   ],
   falsePositives: [
     // Port mapping.
@@ -237,21 +308,28 @@ export const passwordFlagAttached: Rule = {
     "docker run -u 1000:1000 alpine",
     // Variables.
     'curl -u "$USER:$TOKEN" https://api.example.org',
+    // A blank -p outside the commands that take a password so.
+    "mkdir -p build/out && ssh -p 2222 host",
   ],
 };
 
 /** `host:port:db:user:password` lines of `.pgpass`. */
 export const passwordPgpass: Rule = {
-  id: "password-pgpass",
+  id: "password_pgpass",
   description: "Password field of a .pgpass line",
   placeholder: "<PASSWORD>",
   keywords: [":"],
   precheck: (facts) => /:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:/.test(facts.text),
   pattern: () =>
-    /(?<=^|\n)[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:(?<secret>[^\s:]{3,200})(?=\s|$)/dg,
+    /(?<=(?:^|\n)[\w.*-]{1,253}):(?:\d{1,5}|\*):[\w.*-]{1,253}:[\w.*@-]{1,253}:(?<secret>[^\s:]{3,200})(?=\s|$)/dg,
   secretGroup: "secret",
   priority: 450,
-  validators: [notPlaceholder, (c) => /^\d+$/.test(c.secret) ? "digits only" : undefined],
+  validators: [
+    notPlaceholder,
+    function notDigitsOnly(c) {
+      return /^\d+$/.test(c.secret) ? "digits only" : undefined;
+    },
+  ],
   allowlist: [],
   truePositives: ["db.internal:5432:orders:orders_rw:Vb6Nm8Qw0Er2"],
   falsePositives: [
@@ -262,7 +340,7 @@ export const passwordPgpass: Rule = {
 
 /** Prose: `mật khẩu là …`, `mk: …`, `the password is …`. */
 export const passwordProse: Rule = {
-  id: "password-prose",
+  id: "password_prose",
   description: "Password given in prose (Vietnamese or English)",
   placeholder: "<PASSWORD>",
   keywords: ["mật khẩu", "mat khau", "mk", "pass"],
@@ -282,7 +360,9 @@ export const passwordProse: Rule = {
   secretGroup: "secret",
   priority: 440,
   validators: [
-    (c) => /[()[\]{}]/.test(c.secret) ? "code expression" : passwordShapeProblem(c.secret),
+    function typedPassword(c) {
+      return /[()[\]{}]/.test(c.secret) ? "code expression" : passwordShapeProblem(c.secret);
+    },
   ],
   allowlist: [],
   truePositives: [

@@ -10,6 +10,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { named } from "../_validators.ts";
 
 function digitCount(value: string): number {
   let n = 0;
@@ -21,10 +22,10 @@ function digitCount(value: string): number {
 }
 
 function digitsBetween(min: number, max: number): (c: Candidate) => string | undefined {
-  return (c) => {
+  return named(`digitsBetween(${min}, ${max})`, (c: Candidate) => {
     const n = digitCount(c.secret);
     return n < min || n > max ? `${n} digits outside ${min}–${max}` : undefined;
-  };
+  });
 }
 
 function notDecimal(c: Candidate): string | undefined {
@@ -38,7 +39,8 @@ function notDate(c: Candidate): string | undefined {
 
 /** `+CC …`. */
 export const phoneInternational: Rule = {
-  id: "phone-international",
+  id: "phone_international",
+  metricLabel: "phone",
   description: "International phone number starting with +",
   placeholder: "<PHONE>",
   keywords: ["+"],
@@ -58,7 +60,8 @@ export const phoneInternational: Rule = {
 
 /** National numbers with a trunk 0. */
 export const phoneNational: Rule = {
-  id: "phone-national",
+  id: "phone_national",
+  metricLabel: "phone",
   description: "National phone number: trunk 0 with separators or parentheses, VN mobile bare",
   placeholder: "<PHONE>",
   keywords: ["0"],
@@ -96,7 +99,8 @@ export const phoneNational: Rule = {
 
 /** North American Numbering Plan. */
 export const phoneNanp: Rule = {
-  id: "phone-nanp",
+  id: "phone_nanp",
+  metricLabel: "phone",
   description: "North American phone number (NXX) NXX-XXXX / NXX-NXX-XXXX",
   placeholder: "<PHONE>",
   keywords: [],

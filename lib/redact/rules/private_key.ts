@@ -10,11 +10,42 @@
  * @module
  */
 
-import type { Rule } from "../_engine.ts";
+import type { Candidate, Rule } from "../_engine.ts";
+
+/** Base64 characters a real key body has at the least (an Ed25519 PKCS #8 key has 64). */
+const MIN_BODY_CHARS = 32;
+
+/**
+ * Rejects a block whose body is not key material: empty, a word
+ * (`anything`), or a mask (`xxx…`).
+ */
+function bodyIsKeyMaterial(c: Candidate): string | undefined {
+  const body = c.secret
+    .replace(/-----(?:BEGIN|END)[ A-Z0-9]*-----/g, "")
+    .replace(/\\[nr]/g, "\n")
+    .replace(/^[A-Za-z][\w-]{0,30}: .*$/gm, "");
+  let chars = 0;
+  const seen = new Set<string>();
+  for (const ch of body) {
+    if (/[A-Za-z0-9+/]/.test(ch)) {
+      chars++;
+      seen.add(ch);
+    }
+  }
+  if (chars < MIN_BODY_CHARS) return `body has ${chars} base64 characters < ${MIN_BODY_CHARS}`;
+  return seen.size < 16 ? `body uses ${seen.size} distinct characters` : undefined;
+}
+
+/** Rejects base64 that does not decode to a PEM private key header. */
+function decodesToPrivateKey(c: Candidate): string | undefined {
+  // The pattern wants 74+ base64 characters: the first 72 decode without padding.
+  const decoded = atob(c.secret.slice(0, 72));
+  return /PRIVATE KEY/.test(decoded) ? undefined : "decodes to no private key header";
+}
 
 /** PEM, OpenSSH and PGP private key blocks. */
 export const privateKey: Rule = {
-  id: "private-key",
+  id: "private_key",
   description: "PEM / OpenSSH / PGP private key block, raw or JSON-escaped",
   placeholder: "<PRIVATE_KEY>",
   keywords: ["private key"],
@@ -27,12 +58,12 @@ export const privateKey: Rule = {
       "dg",
     ),
   priority: 900,
-  validators: [],
+  validators: [bodyIsKeyMaterial],
   allowlist: [],
   truePositives: [
     "-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\nKUpRKfFLfRYC9AIKjbJTWit+CqvjWYzvQwECAwEAAQ==\n-----END RSA PRIVATE KEY-----",
     '{"content": "-----BEGIN PRIVATE KEY-----\\nMC4CAQAwBQYDK2VwBCIEIFq8rT0w3pNn7sYk2XbV1mQhJ4cLzA9eW6uRtGy5oPdK\\n-----END PRIVATE KEY-----\\n"}',
-    "-----BEGIN ENCRYPTED PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,1A2B3C4D5E6F7081\n\nZm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4\n-----END ENCRYPTED PRIVATE KEY-----",
+    "-----BEGIN ENCRYPTED PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,1A2B3C4D5E6F7081\n\n3q8Wm1Rv7Kx2Lp9Zt4Yc6Nh0Jd5Fs8Ga2Ue4Io7Qw3Er5Ty9Ui1Op3As5Df7Gh9J\n-----END ENCRYPTED PRIVATE KEY-----",
     "truncated paste:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n",
   ],
   falsePositives: [
@@ -42,5 +73,29 @@ export const privateKey: Rule = {
     "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=\n-----END PUBLIC KEY-----",
     // Prose naming the header, no key material after it.
     "the file must start with -----BEGIN RSA PRIVATE KEY----- and end with the matching END line",
+    // Bodies that are not key material.
+    "-----BEGIN PRIVATE KEY-----\nxxx\n-----END PRIVATE KEY-----",
+    "-----BEGIN RSA PRIVATE KEY-----\nanything\n-----END RSA PRIVATE KEY-----",
+    "-----BEGIN OPENSSH PRIVATE KEY-----\n-----END OPENSSH PRIVATE KEY-----",
+  ],
+};
+
+/** A PEM private key, base64-encoded once more (kubeconfig `client-key-data`, Kubernetes secrets). */
+export const privateKeyBase64: Rule = {
+  id: "private_key_base64",
+  description: "Base64 of a PEM private key block (LS0tLS1CRUdJTi…, kubeconfig client-key-data)",
+  placeholder: "<PRIVATE_KEY>",
+  keywords: ["ls0tls1crudjti"],
+  pattern: () =>
+    /(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]{60,20000}={0,2}(?![A-Za-z0-9+/=])/dg,
+  priority: 900,
+  validators: [decodesToPrivateKey],
+  allowlist: [],
+  truePositives: [
+    "    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBdGVzdGtleW1hdGVyaWFsZm9ydGhlc2FtcGxl",
+  ],
+  falsePositives: [
+    // A certificate is public.
+    "    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUMvakNDQWVhZ0F3SUJBZ0lCQURBTkJna3Fo",
   ],
 };

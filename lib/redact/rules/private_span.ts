@@ -10,7 +10,7 @@ import type { Rule } from "../_engine.ts";
 
 /** `<private>…</private>`, tags included. */
 export const privateSpan: Rule = {
-  id: "private-span",
+  id: "private_span",
   description: "A span the user marked <private>…</private>; unclosed runs to the end",
   placeholder: "<PRIVATE>",
   keywords: ["<private>"],

@@ -9,7 +9,7 @@ import { notPlaceholder } from "../_validators.ts";
 
 /** `SG.` plus two base64url parts. */
 export const sendgrid: Rule = {
-  id: "sendgrid-key",
+  id: "sendgrid_key",
   description: "SendGrid API key",
   placeholder: "<SENDGRID_KEY>",
   keywords: ["sg."],

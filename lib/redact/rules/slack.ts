@@ -11,11 +11,11 @@ import { hasDigitAndLetter, notPlaceholder } from "../_validators.ts";
 
 /** Slack API tokens. */
 export const slackToken: Rule = {
-  id: "slack-token",
+  id: "slack_token",
   description: "Slack bot, user, app-level and configuration tokens",
   placeholder: "<SLACK_TOKEN>",
   keywords: ["xox", "xapp-"],
-  pattern: () => /(?<![\w-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}(?![\w-])/dg,
+  pattern: () => /(?<![\w-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,8192}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder, hasDigitAndLetter],
   allowlist: [],
@@ -33,12 +33,12 @@ export const slackToken: Rule = {
 
 /** The secret path segment of an incoming webhook. */
 export const slackWebhook: Rule = {
-  id: "slack-webhook",
+  id: "slack_webhook",
   description: "Slack incoming-webhook secret (the last path segment)",
   placeholder: "<SLACK_WEBHOOK>",
   keywords: ["hooks.slack.com"],
   pattern: () =>
-    /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}\/(?<secret>[A-Za-z0-9]{16,})/dg,
+    /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}\/(?<secret>[A-Za-z0-9]{16,8192})/dg,
   secretGroup: "secret",
   priority: 800,
   validators: [notPlaceholder],

@@ -10,11 +10,11 @@ import { minEntropy, notPlaceholder } from "../_validators.ts";
 
 /** `sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`. */
 export const stripe: Rule = {
-  id: "stripe-key",
+  id: "stripe_key",
   description: "Stripe secret and restricted keys (live and test)",
   placeholder: "<STRIPE_KEY>",
   keywords: ["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
-  pattern: () => /(?<![\w-])[sr]k_(?:live|test)_[A-Za-z0-9]{16,}(?![\w-])/dg,
+  pattern: () => /(?<![\w-])[sr]k_(?:live|test)_[A-Za-z0-9]{16,8192}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder, minEntropy(3)],
   allowlist: [],

@@ -5,20 +5,22 @@
  */
 
 import type { Rule } from "../_engine.ts";
-import { notPlaceholder } from "../_validators.ts";
+import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
 
-/** Numeric bot id, a colon, `AA` and 33 URL-safe characters. */
+/** Numeric bot id (5 to 16 digits), a colon, `A` and 32 to 40 URL-safe characters (35 in all today, `AA…`). */
 export const telegram: Rule = {
-  id: "telegram-bot-token",
+  id: "telegram_bot_token",
   description: "Telegram bot token",
   placeholder: "<TELEGRAM_TOKEN>",
-  keywords: [":aa"],
-  pattern: () => /(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{30,40}(?![\w-])/dg,
+  keywords: [":a"],
+  pattern: () => /(?<=(?<![\d:])(?<head>\d{5,16})):A[\w-]{32,40}(?![\w-])/dg,
+  secretFrom: "head",
   priority: 800,
-  validators: [notPlaceholder],
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   allowlist: [],
   truePositives: [
     "https://api.telegram.org/bot7312904561:AAHq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2/getMe",
+    'bot = telebot.TeleBot("123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11")',
   ],
   falsePositives: [
     // A timestamp and a short hex word.

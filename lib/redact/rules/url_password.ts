@@ -7,7 +7,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { notPlaceholder } from "../_validators.ts";
+import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
 
 const DEFAULTS = new Set([
   "guest",
@@ -28,6 +28,8 @@ const DEFAULTS = new Set([
   "toor",
   "123456",
   "pwd",
+  // GitHub's constant password for a token given as the user.
+  "x-oauth-basic",
 ]);
 
 function notDefault(c: Candidate): string | undefined {
@@ -40,14 +42,14 @@ function notDefault(c: Candidate): string | undefined {
 
 /** `scheme://user:password@host`. */
 export const urlPassword: Rule = {
-  id: "url-password",
+  id: "url_password",
   description: "Password in URL credentials (scheme://user:password@host)",
   placeholder: "<PASSWORD>",
   keywords: ["://"],
   // Most URLs carry no credentials: without an `@` the pattern is never compiled.
   precheck: (facts) => facts.text.includes("@"),
   pattern: () =>
-    /(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"]{1,200})@(?=[\w.[-])/dg,
+    /(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"]{1,4096})@(?=[\w.[-])/dg,
   secretGroup: "secret",
   priority: 550,
   validators: [notPlaceholder, notDefault],
@@ -63,5 +65,45 @@ export const urlPassword: Rule = {
     "amqp://guest:guest@localhost:5672/",
     // A variable.
     "mongodb://app:${MONGO_PASSWORD}@mongo:27017",
+  ],
+};
+
+/**
+ * A token given as the URL user with a fixed password (`git+https://TOKEN:x-oauth-basic@…`,
+ * GitHub's old OAuth form): the token is the secret, the password a constant.
+ */
+export const urlTokenUser: Rule = {
+  id: "url_token_user",
+  description:
+    "Token as the user part of URL credentials (https://TOKEN:x-oauth-basic@host, https://TOKEN@host)",
+  placeholder: "<URL_TOKEN>",
+  keywords: ["x-oauth-basic", "://"],
+  precheck: (facts) => facts.text.includes("@"),
+  pattern: () =>
+    /(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<secret>[A-Za-z0-9_-]{20,255})(?::x-oauth-basic)?@(?=[\w.[-])/dg,
+  secretGroup: "secret",
+  priority: 540,
+  validators: [
+    notPlaceholder,
+    hasDigitAndLetter,
+    minEntropy(3.3),
+    // A Sentry DSN's user part is its public key, meant to ship in browsers.
+    function notSentryDsn(c) {
+      const host = c.text.slice(c.end + 1, c.end + 100);
+      return /^[\w.-]*sentry/.test(host) ? "Sentry DSN public key" : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "git clone git+https://f3a9c2e1b5d4a8f9c0e2b4d6f8a1c3e3f9a2c7e1:x-oauth-basic@github.com/acme/infra.git",
+    "pip install git+https://Wq8Rt3Lp6Zx2Vm9Kc4Nb7Hj1@git.acme.io/tools/cli.git",
+  ],
+  falsePositives: [
+    // A user name, not a token.
+    "https://deploy-bot-production@git.acme.io/tools/cli.git",
+    // A template.
+    "https://YOUR_PERSONAL_ACCESS_TOKEN:x-oauth-basic@github.com/o/r.git",
+    // A Sentry DSN's public key.
+    'dsn: "https://9c0e2b4d6f8a1c3e3f9a2c7e1b5d4a8f@o450123.ingest.sentry.io/5512345"',
   ],
 };

@@ -9,11 +9,11 @@ import { notPlaceholder } from "../_validators.ts";
 
 /** `whsec_` plus base64. */
 export const webhookSecret: Rule = {
-  id: "webhook-secret",
+  id: "webhook_secret",
   description: "Webhook signing secret (whsec_)",
   placeholder: "<WEBHOOK_SECRET>",
   keywords: ["whsec_"],
-  pattern: () => /(?<![\w-])whsec_[A-Za-z0-9+/=]{20,}/dg,
+  pattern: () => /(?<![\w-])whsec_[A-Za-z0-9+/=]{20,8192}/dg,
   priority: 800,
   validators: [notPlaceholder],
   allowlist: [],

@@ -1,0 +1,42 @@
+/**
+ * The shape most vendor rules share: a token found by its own prefix, so
+ * it needs no context, replaced whole. {@linkcode token} fills in what such
+ * rules have in common (priority, placeholder and entropy checks, no
+ * allowlist); each rule file still states its pattern and samples.
+ *
+ * @module
+ */
+
+import type { Rule } from "../_engine.ts";
+import { minEntropy, notPlaceholder } from "../_validators.ts";
+
+/** What a prefixed-token rule states; everything else has a default. */
+export type TokenSpec =
+  & Pick<
+    Rule,
+    | "id"
+    | "description"
+    | "placeholder"
+    | "keywords"
+    | "pattern"
+    | "truePositives"
+    | "falsePositives"
+  >
+  & Partial<Rule>;
+
+/** Priority of a vendor token: above the context rules, below private keys and `<private>`. */
+export const TOKEN_PRIORITY = 800;
+
+/**
+ * A rule for a token that carries its own prefix. Defaults: priority 800,
+ * validators "not a placeholder" and "entropy above 3 bits a character",
+ * no allowlist.
+ */
+export function token(spec: TokenSpec): Rule {
+  return {
+    priority: TOKEN_PRIORITY,
+    validators: [notPlaceholder, minEntropy(3)],
+    allowlist: [],
+    ...spec,
+  };
+}

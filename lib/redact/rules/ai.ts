@@ -1,0 +1,49 @@
+/**
+ * AI platform keys with their own prefix, besides OpenAI, Anthropic and
+ * Hugging Face (files of their own): Groq, Replicate, Perplexity, xAI,
+ * OpenRouter, LangSmith and Pinecone.
+ *
+ * @module
+ */
+
+import type { Rule } from "../_engine.ts";
+import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
+import { token } from "./_token.ts";
+
+/** Prefixed AI platform keys. */
+export const aiKeys: Rule = token({
+  id: "ai_api_key",
+  description:
+    "Groq (gsk_), Replicate (r8_), Perplexity (pplx-), xAI (xai-), LangSmith (lsv2_) and Pinecone (pcsk_) API keys",
+  placeholder: "<AI_API_KEY>",
+  keywords: ["gsk_", "r8_", "pplx-", "xai-", "lsv2_", "pcsk_"],
+  pattern: () =>
+    /(?<![\w-])(?:gsk_[A-Za-z0-9]{52}|r8_[A-Za-z0-9]{37}|pplx-[A-Za-z0-9]{48}|xai-[A-Za-z0-9]{80}|lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}|pcsk_[A-Za-z0-9]{5,8}_[A-Za-z0-9]{50,70})(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: [
+    'export GROQ_API_KEY="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"',
+    "REPLICATE_API_TOKEN=r8_e6BrEu7aE9ywd6jXdapK7tx2DLZWW3tm98mh1",
+    "PERPLEXITY_API_KEY=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",
+    "XAI_API_KEY=xai-4iWWhSg3Y0rxppvaOc0OVqST1pRnqJfJrZsZh3aYlrcU8VKRYVNnu9ZwlRQJmvTDCImX12w5kcpBZ77S",
+    "LANGSMITH_API_KEY=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",
+    "PINECONE_API_KEY=pcsk_PxTM2d_nI5FOEgjVzmfrAvxfwgAPFDlzmYYHSlowTKpV7AqHXn9Bb7dBbqELy9XuF4gNi9",
+  ],
+  falsePositives: ["gsk_placeholder and pplx-api-docs"],
+});
+
+/** OpenRouter keys (an `sk-` key of their own shape, named apart from OpenAI's). */
+export const openrouter: Rule = token({
+  id: "openrouter_key",
+  description: "OpenRouter API key (sk-or-v1-)",
+  placeholder: "<OPENROUTER_KEY>",
+  keywords: ["sk-or-"],
+  pattern: () => /(?<![\w-])sk-or-v1-[a-f0-9]{64}(?![\w-])/dg,
+  priority: 795,
+  truePositives: [
+    "OPENROUTER_API_KEY=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",
+  ],
+  falsePositives: ["sk-or-v1- keys are OpenRouter's"],
+});
+
+/** The AI family. */
+export const ai: Rule[] = [aiKeys, openrouter];

@@ -1,0 +1,108 @@
+/**
+ * Commerce and payment tokens with their own prefix: Shopify, Square,
+ * Flutterwave, GoCardless, Shippo, Duffel, EasyPost, Plaid, Lob and
+ * Braintree. Stripe has its own file; keys meant for browsers (Stripe
+ * `pk_`, Flutterwave `FLWPUBK`) are public and stay.
+ *
+ * @module
+ */
+
+import type { Rule } from "../_engine.ts";
+import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
+import { token } from "./_token.ts";
+
+/** Shopify app and custom-app tokens. */
+export const shopify: Rule = token({
+  id: "shopify_token",
+  description:
+    "Shopify access (shpat_), shared secret (shpss_), custom app (shpca_) and private app (shppa_) token",
+  placeholder: "<SHOPIFY_TOKEN>",
+  keywords: ["shpat_", "shpss_", "shpca_", "shppa_"],
+  pattern: () => /(?<![\w-])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![\w-])/dg,
+  truePositives: [
+    "SHOPIFY_ADMIN_TOKEN=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",
+    "X-Shopify-Access-Token: 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",
+  ],
+  falsePositives: ["shpat_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"],
+});
+
+/** Square access tokens and OAuth secrets. */
+export const square: Rule = token({
+  id: "square_token",
+  description: "Square access token (EAAA…, sq0atp-) and OAuth secret (sq0csp-)",
+  placeholder: "<SQUARE_TOKEN>",
+  keywords: ["eaaa", "sq0atp-", "sq0csp-"],
+  pattern: () => /(?<![\w-])(?:EAAA[\w-]{60}|sq0atp-[\w-]{22}|sq0csp-[\w-]{43})(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
+  truePositives: [
+    'SQUARE_ACCESS_TOKEN="EAAAEOgCPr-ypBlTVtYuuCbOa6E0GixMlffSbM-DSJboO8HHYRLDAgLQS7IdVgNI"',
+    "square_secret: sq0csp-k_wiXEa83v1VbYOU-JqumRdrZOfpLER5fMDf1u9Eozj",
+  ],
+  falsePositives: ["EAAA is the prefix of production tokens"],
+});
+
+/** Flutterwave secret and encryption keys. */
+export const flutterwave: Rule = token({
+  id: "flutterwave_key",
+  description: "Flutterwave secret key (FLWSECK-…-X) and encryption key (FLWSECK_TEST…)",
+  placeholder: "<FLUTTERWAVE_KEY>",
+  keywords: ["flwseck"],
+  pattern: () => /(?<![\w-])FLWSECK(?:_TEST)?(?:-[a-h0-9]{32}-X|[a-h0-9]{12})(?![\w-])/dg,
+  truePositives: ["FLW_SECRET_KEY=FLWSECK_TEST-9ad41914b5d695a513e1d55be60456c2-X"],
+  falsePositives: ["FLWPUBK_TEST-0123456789abcdef0123456789abcdef-X is public"],
+});
+
+/** GoCardless, Lob, Shippo, Duffel and EasyPost keys. */
+export const shippingPayments: Rule = token({
+  id: "payments_key",
+  description:
+    "GoCardless (live_/sandbox_ + 40), Lob (live_/test_ + 35 hex), Shippo (shippo_live_), Duffel (duffel_live_) and EasyPost (EZAK, EZTK) keys",
+  placeholder: "<PAYMENTS_KEY>",
+  keywords: ["live_", "sandbox_", "test_", "ezak", "eztk"],
+  pattern: () =>
+    /(?<![\w-])(?:(?:live|sandbox)_[\w=-]{40}|(?:live|test)_[a-f0-9]{35}|shippo_(?:live|test)_[a-f0-9]{40}|duffel_(?:live|test)_[\w=-]{43}|EZ[AT]K[a-zA-Z0-9]{54})(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.2)],
+  truePositives: [
+    "GOCARDLESS_ACCESS_TOKEN=live_TR4ptuCkS7cDHPrWq6avvNLXGib2zXR92hniYUgx",
+    "SHIPPO_API_KEY=shippo_live_40c041d52807a73fa32223c784db567354df9186",
+    "duffel_token: duffel_live_ayYQZeXBUGg3b1ELwUTy82YOWY07BRZa56WO3FRk3Yr",
+    "EASYPOST_API_KEY=EZAK9Y7NxVKQnBTcZO7KhW7Xj7RcMiFChYVzdb6YlZyDlN6sdNmHhzwwLB",
+    "LOB_API_KEY=test_978c9743204aff03285be448136247d069f",
+  ],
+  falsePositives: ["live_reload_enabled_for_the_dev_server_in_watch"],
+});
+
+/** Plaid access tokens. */
+export const plaid: Rule = token({
+  id: "plaid_token",
+  description: "Plaid access token (access-sandbox|development|production-uuid)",
+  placeholder: "<PLAID_TOKEN>",
+  keywords: ["access-sandbox-", "access-development-", "access-production-"],
+  pattern: () =>
+    /(?<![\w-])access-(?:sandbox|development|production)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
+  truePositives: ['{"access_token": "access-production-471d1c0f-0f07-4fe4-a406-66a0d8747310"}'],
+  falsePositives: ["access-production-readonly role"],
+});
+
+/** Braintree access tokens. */
+export const braintree: Rule = token({
+  id: "braintree_token",
+  description: "Braintree / PayPal access token (access_token$production$…$…)",
+  placeholder: "<BRAINTREE_TOKEN>",
+  keywords: ["access_token$"],
+  pattern: () => /access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}(?![\w-])/dg,
+  truePositives: [
+    "BT_TOKEN=access_token$production$guzoirl9ruh56rqr$0bf5c5ea548b9cde8aa9164511bb3e25",
+  ],
+  falsePositives: ["access_token$production$<merchant>$<secret>"],
+});
+
+/** The payments family. */
+export const payments: Rule[] = [
+  shopify,
+  square,
+  flutterwave,
+  shippingPayments,
+  plaid,
+  braintree,
+];

@@ -1,0 +1,110 @@
+/**
+ * The redactor against the labelled corpora of `tests/redaction/corpus/`
+ * (in-process, through our own scorer), the scorer itself, and the rule
+ * catalogue that `deno task redact:catalogue` writes.
+ *
+ * - `dev.jsonl` and `dev_sessions.jsonl` are the development corpora: 100 %
+ *   recall and no firm false positive, asserted.
+ * - `heldout.jsonl` was written before any tuning and is never tuned on:
+ *   its score is printed, not asserted (see docs/redaction.md for the
+ *   numbers before and after).
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { CATALOGUE_PATH, renderCatalogue } from "../redact/catalogue.ts";
+import {
+  formatScore,
+  loadCorpus,
+  parseCorpus,
+  scoreOutputs,
+  scoreRedactText,
+} from "./redaction/score.ts";
+
+const CORPUS = new URL("redaction/corpus/", import.meta.url);
+const ROOT = new URL("..", import.meta.url).pathname;
+
+for (const name of ["dev.jsonl", "dev_sessions.jsonl"]) {
+  Deno.test(`redactText() removes every secret of ${name} and changes no firm negative`, async () => {
+    const score = scoreRedactText(await loadCorpus(new URL(name, CORPUS)));
+    assert.equal(score.recall, 1, formatScore(name, score, 20));
+    assert.equal(score.firmChanged, 0, formatScore(name, score, 20));
+    assert.ok(score.contextKept >= 0.9, formatScore(name, score));
+  });
+}
+
+Deno.test("the held-out corpus is scored and reported (never tuned on)", async () => {
+  const score = scoreRedactText(await loadCorpus(new URL("heldout.jsonl", CORPUS)));
+  console.log(formatScore("heldout.jsonl", score));
+  assert.ok(score.secrets > 50 && score.firmNegatives > 10);
+});
+
+Deno.test("scoreOutputs() counts leaks, firm and policy false positives and kept context", () => {
+  const cases = parseCorpus(
+    [
+      JSON.stringify({
+        id: "p",
+        text: "key K1 and K2 here",
+        secrets: [{ type: "t", value: "K1" }],
+      }),
+      JSON.stringify({ id: "q", text: "word K3", secrets: [{ type: "u", value: "K3" }] }),
+      JSON.stringify({ id: "n", text: "plain", secrets: [], kind: "neg:x" }),
+      JSON.stringify({ id: "m", text: "public", secrets: [], kind: "negp:y" }),
+    ].join("\n"),
+    "inline",
+  );
+  const outputs = new Map([["p", "key <T> and K2"], ["q", "word K3"], ["n", "pl"], ["m", "x"]]);
+  const score = scoreOutputs(cases, outputs);
+  assert.equal(score.recall, 0.5);
+  assert.deepEqual(score.perType, { t: [1, 1], u: [0, 1] });
+  assert.equal(score.firmChanged, 1);
+  assert.equal(score.firmFpRate, 1);
+  assert.equal(score.policyChanged, 1);
+  // "here" is gone from p's output: p keeps 0 of 1 words ("here"), q keeps 1 of 1 ("word").
+  assert.equal(score.contextKept, 0.5);
+  assert.deepEqual(score.failures.map((f) => `${f.id} ${f.what}`), ["q leak", "n fp", "m fp"]);
+});
+
+Deno.test("parseCorpus() names the line of a case whose secret is not in its text", () => {
+  const line = JSON.stringify({ id: "a", text: "abc", secrets: [{ type: "t", value: "zz" }] });
+  assert.throws(
+    () => parseCorpus(`\n${line}\n`, "c.jsonl"),
+    /c\.jsonl line 2: secret t is not in the text/,
+  );
+});
+
+Deno.test("docs/redaction-rules.md is the catalogue the rules generate", async () => {
+  assert.equal(await Deno.readTextFile(CATALOGUE_PATH), renderCatalogue());
+});
+
+async function catalogue(
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-q",
+      "--no-prompt",
+      "--allow-read=docs",
+      "--allow-write=docs/redaction-rules.md",
+      "redact/catalogue.ts",
+      ...args,
+    ],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+Deno.test("redact:catalogue --check passes on the committed page, answers --help, refuses unknown flags", async () => {
+  assert.equal((await catalogue(["--check"])).code, 0);
+  const help = await catalogue(["--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^usage: deno task redact:catalogue/);
+  const bad = await catalogue(["--nope"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^cyberos-memory redact:catalogue: .*"--nope"/);
+});

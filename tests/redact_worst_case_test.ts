@@ -1,0 +1,147 @@
+/**
+ * The redactor's worst case (issue 18, L3; issue 21): every rule's prefix
+ * repeated, each alone and all mixed, stays linear. In-process every prefix
+ * is timed against prose of the same size; the mix, `"Authorization: Basic "`
+ * and the slowest prefixes go through the installed hook at 16 MiB, which
+ * must exit 0 within 2 s (or, on a loaded machine, within 10× the time of
+ * prose of the same size through the same hook), and its row must be stored
+ * (sent, or spooled and drained when the daemon was slow to read).
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { redactText } from "../lib/redact/mod.ts";
+import { RULES } from "../lib/redact/rules/mod.ts";
+import { repeatTo, rulePrefixes } from "../bench/_payloads.ts";
+import { readRows, runHook, startTestDaemon, waitForRows } from "./_daemon.ts";
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
+const PROSE =
+  "The checkout service times out when the cart has more than 40 items; the trace shows the " +
+  "pricing call retried 3 times at 2025-11-30T10:42:17Z (order 88213, PR #4521).\n";
+/** How much slower than prose one prefix repeated may be, in-process. */
+const MAX_RATIO = 40;
+/**
+ * On a loaded machine, how much slower than 16 MiB of prose through the hook
+ * a 16 MiB adversarial prompt may be. Measured under load 8 to 12: prose
+ * 0.45 to 1 s, the mix 4×, dense `--password=x` assignments up to 7.4× (two
+ * rules' candidates at every 26 characters); a quadratic rule is 100× and more.
+ */
+const PROSE_RATIO = 10;
+
+function medianMs(text: string, runs: number): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    redactText(text);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
+}
+
+/** Each prefix's time over prose's, slowest first (a slow one is measured again before it counts). */
+function ratios(size: number): Array<{ prefix: string; ratio: number }> {
+  const prose = repeatTo(PROSE, size);
+  redactText(prose);
+  const baseline = medianMs(prose, 5);
+  const out = rulePrefixes().map((prefix) => {
+    const text = repeatTo(prefix, size);
+    let ratio = medianMs(text, 1) / baseline;
+    if (ratio >= MAX_RATIO / 2) ratio = medianMs(text, 3) / medianMs(prose, 3);
+    return { prefix, ratio };
+  });
+  return out.sort((a, b) => b.ratio - a.ratio);
+}
+
+Deno.test({
+  name:
+    "no rule's pattern has an unbounded quantifier {n,} (V8 overflows its stack on a 16 MiB run)",
+  permissions: "none",
+  fn() {
+    for (const rule of RULES) {
+      assert.doesNotMatch(rule.pattern().source, /\{\d+,\}/, rule.id);
+    }
+  },
+});
+
+Deno.test({
+  name: "redactText() does not throw on a token prefix followed by 16 MiB of token characters",
+  permissions: "none",
+  fn() {
+    const run = "aB3".repeat(Math.ceil((16 * MIB) / 3));
+    for (
+      const prefix of ["eyJ", "sk-", "api_key=", "Authorization: Basic ", "AccountKey=", "xoxb-"]
+    ) {
+      const result = redactText(prefix + run);
+      assert.ok(result.text.length > 16 * MIB - 8192, prefix);
+    }
+  },
+});
+
+let slowest: string[] = [];
+
+Deno.test({
+  name: `redactText() on every rule's prefix repeated to 256 KiB stays under ${MAX_RATIO}× prose`,
+  permissions: "none",
+  fn() {
+    const measured = ratios(256 * KIB);
+    slowest = measured.slice(0, 3).map((m) => m.prefix);
+    const worst = measured[0]!;
+    console.log(
+      `${measured.length} prefixes; slowest ${worst.ratio.toFixed(1)}× prose: ` +
+        JSON.stringify(worst.prefix),
+    );
+    for (const { prefix, ratio } of measured) {
+      assert.ok(ratio < MAX_RATIO, `${JSON.stringify(prefix)}: ${ratio.toFixed(1)}× prose`);
+    }
+  },
+});
+
+/** A UserPromptSubmit payload whose JSON stays under the hook's 16 MiB stdin limit. */
+function promptPayload(unit: string): string {
+  const escaped = new TextEncoder().encode(JSON.stringify(unit).slice(1, -1)).length;
+  const room = 16 * MIB - 4 * KIB;
+  const prompt = unit.repeat(Math.floor(room / escaped));
+  return JSON.stringify({
+    session_id: "6d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6",
+    transcript_path: "/tmp/transcript.jsonl",
+    cwd: "/tmp",
+    hook_event_name: "UserPromptSubmit",
+    prompt,
+  });
+}
+
+Deno.test({
+  name:
+    "the installed hook redacts 16 MiB of the prefix mix, Authorization: Basic and the slowest prefixes, exits 0 and stores each row in time",
+  sanitizeResources: false,
+  async fn() {
+    const daemon = await startTestDaemon();
+    try {
+      const prose = await runHook(daemon, "userpromptsubmit", promptPayload(PROSE));
+      assert.equal(prose.code, 0, prose.stderr);
+      await waitForRows(daemon.db, 1, { timeoutMs: 30_000 });
+      const budget = Math.max(2000, PROSE_RATIO * prose.ms);
+      const units = [
+        ["mix of every rule's prefixes", rulePrefixes().join(" ")],
+        ["Authorization: Basic", "Authorization: Basic "],
+        ...(slowest.length > 0 ? slowest : ["pg_dump --password="]).map((p) => [p, p]),
+      ];
+      for (const [index, [name, unit]] of units.entries()) {
+        const run = await runHook(daemon, "userpromptsubmit", promptPayload(unit!));
+        console.log(`${name}: ${run.ms.toFixed(0)} ms (prose ${prose.ms.toFixed(0)} ms)`);
+        assert.equal(run.code, 0, `${name}: exit ${run.code}`);
+        // A daemon slow to read 16 MiB makes the hook spool the frame (its WARN
+        // says so); the daemon's next drain stores it, so the row is not lost.
+        assert.match(run.stderr, /^(?:|cyberos-memory hook: WARN emit_timeout: .*\n)$/, name);
+        assert.ok(run.ms < budget, `${name}: ${run.ms.toFixed(0)} ms ≥ ${budget.toFixed(0)} ms`);
+        await waitForRows(daemon.db, index + 2, { timeoutMs: 60_000 });
+      }
+      assert.equal(readRows(daemon.db).length, units.length + 1);
+    } finally {
+      await daemon.stop();
+    }
+  },
+});
