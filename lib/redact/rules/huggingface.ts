@@ -9,19 +9,25 @@ import { minEntropy, notPlaceholder } from "../_validators.ts";
 
 /**
  * Rejects a value with few capitals: a random token has about one capital
- * in two letters, a camelCase name (`hf_requiredCharacteristics…`) one in six.
+ * in two letters, a camelCase name (`hf_requiredCharacteristics…`) one in six
+ * and seldom a digit. One in four alone was too strict (0.4 % of random
+ * tokens have fewer), so the bar falls as digits show it is no name: one in
+ * four without digits, one in six with one or two, none with three or more.
  */
 function capitalsLikeRandom(c: Candidate): string | undefined {
   let letters = 0;
   let capitals = 0;
+  let digits = 0;
   for (const ch of c.secret.slice(c.secret.indexOf("_") + 1)) {
     if (/[a-z]/.test(ch)) letters++;
     else if (/[A-Z]/.test(ch)) {
       letters++;
       capitals++;
-    }
+    } else if (/[0-9]/.test(ch)) digits++;
   }
-  return capitals * 4 >= letters ? undefined : `${capitals} capitals in ${letters} letters`;
+  if (digits >= 3) return undefined;
+  const share = digits > 0 ? 6 : 4;
+  return capitals * share >= letters ? undefined : `${capitals} capitals in ${letters} letters`;
 }
 
 /** `hf_` plus 34 to 37 alphanumerics. */
@@ -34,7 +40,12 @@ export const huggingface: Rule = {
   priority: 800,
   validators: [notPlaceholder, capitalsLikeRandom, minEntropy(3.5)],
   allowlist: [],
-  truePositives: ["HF_TOKEN=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"],
+  truePositives: [
+    "HF_TOKEN=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",
+    // Random tokens with few capitals, once rejected as camelCase names.
+    "token hf_iwzVjecgQejnojnvPYFu0ecde2hhnqtpLS",
+    "token hf_7c3uozkNKlsahv0bngp1cu2mg49yttznVK",
+  ],
   falsePositives: [
     // A snake_case name that happens to start with hf_.
     "hf_dataset_loader_configuration_default",
