@@ -10,11 +10,12 @@
  */
 
 import { HOOK_V8_FLAGS } from "../lib/hook_command.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 import { type CapturePaths, resolvePaths } from "../lib/paths.ts";
 import { hookPermissionFlags } from "../lib/permissions.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 
-const HOOK_SOURCE = new URL("./main.ts", import.meta.url).pathname;
+const HOOK_SOURCE = fileUrlToPath(new URL("./main.ts", import.meta.url));
 
 /** The `deno` arguments that run the hook from source on `paths`, then `extra`. */
 export function hookRunArgs(

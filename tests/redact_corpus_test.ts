@@ -14,6 +14,7 @@
 
 import assert from "node:assert/strict";
 import { CATALOGUE_PATH, renderCatalogue } from "../redact/catalogue.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 import {
   formatScore,
   loadCorpus,
@@ -23,7 +24,7 @@ import {
 } from "./redaction/score.ts";
 
 const CORPUS = new URL("redaction/corpus/", import.meta.url);
-const ROOT = new URL("..", import.meta.url).pathname;
+const ROOT = fileUrlToPath(new URL("..", import.meta.url));
 
 for (const name of ["dev.jsonl", "dev_sessions.jsonl"]) {
   Deno.test(`redactText() removes every secret of ${name} and changes no firm negative`, async () => {

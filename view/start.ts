@@ -9,11 +9,12 @@
  */
 
 import { resolveDbPath } from "../lib/paths.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 import { viewPermissionFlags } from "../lib/permissions.ts";
 import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 import { parsePort, UsageError, VIEW_USAGE } from "./_args.ts";
 
-const VIEW_SCRIPT = new URL("./main.ts", import.meta.url).pathname;
+const VIEW_SCRIPT = fileUrlToPath(new URL("./main.ts", import.meta.url));
 
 /** The `deno` arguments that run the view on `db` at `port` with exactly its flags. */
 export function viewRunArgs(options: { db: string; port: number }): string[] {
