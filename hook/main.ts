@@ -152,6 +152,14 @@ function traceIdFor(args: HookArgs, sessionId: string, trace: TrustCheck): strin
   }
 }
 
+/**
+ * How long redaction may run, ms. Claude Code kills the hook after the
+ * installed timeout (5 s), and then the row is lost; reading, framing, sending
+ * and spooling 16 MiB take well under the rest. Past the budget the row is
+ * stored without content (`redaction_failed`), never with unredacted text.
+ */
+const REDACTION_BUDGET_MS = 1500;
+
 function draftFor(
   args: HookArgs,
   parsed: ReturnType<typeof parseHookPayload>,
@@ -162,6 +170,7 @@ function draftFor(
     return buildDraft(parsed.payload, context, {
       allowEmailDomains: args.allowEmailDomains,
       toolDetail: args.toolDetail,
+      deadline: performance.now() + REDACTION_BUDGET_MS,
     });
   } catch (error) {
     return redactionFailedDraft(parsed.payload.session_id, context, { error });

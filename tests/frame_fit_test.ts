@@ -63,9 +63,14 @@ Deno.test({
   async fn() {
     const daemon = await startTestDaemon();
     try {
-      // Each "-pAb12cd" (8 characters) becomes "-p<PASSWORD>" (12).
+      // Each "-pAb12cd" (8 characters) becomes "-p<PASSWORD>" (12): 5,000 of them grow the
+      // prompt by 20,000 characters, past the 4 KiB left free; prose fills the rest, so
+      // redaction stays well inside the hook's time budget.
       const unit = "mysql -pAb12cd ";
-      const prompt = unit.repeat(Math.floor((MAX_FRAME_BYTES - 4096) / unit.length));
+      const filler = "plain words of a long session ";
+      const head = unit.repeat(5000);
+      const prompt = head +
+        filler.repeat(Math.floor((MAX_FRAME_BYTES - 4096 - head.length) / filler.length));
       const payload = JSON.stringify({
         session_id: "6d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d7",
         transcript_path: "/tmp/transcript.jsonl",

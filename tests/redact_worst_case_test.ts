@@ -11,7 +11,8 @@
  */
 
 import assert from "node:assert/strict";
-import { redactText } from "../lib/redact/mod.ts";
+import { RedactionTimeoutError, redactText } from "../lib/redact/mod.ts";
+import { ROW_KINDS } from "../lib/kinds.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
 import { repeatTo, rulePrefixes } from "../bench/_payloads.ts";
 import { readRows, runHook, startTestDaemon, waitForRows } from "./_daemon.ts";
@@ -63,6 +64,26 @@ Deno.test({
     for (const rule of RULES) {
       assert.doesNotMatch(rule.pattern().source, /\{\d+,\}/, rule.id);
     }
+  },
+});
+
+Deno.test({
+  name: "redactText() past its deadline throws RedactionTimeoutError and names no content",
+  permissions: "none",
+  fn() {
+    const text = "pg_dump --password=Zq8mN3 ".repeat(200_000);
+    assert.throws(
+      () => redactText(text, { deadline: performance.now() - 1 }),
+      RedactionTimeoutError,
+      "Cannot redact: the text took longer than the time budget allows",
+    );
+    const started = performance.now();
+    assert.throws(() => redactText(text, { deadline: started + 50 }), RedactionTimeoutError);
+    assert.ok(performance.now() - started < 1000, "it stops soon after the deadline");
+    assert.equal(
+      redactText("key AKIAZ7QH3KX2M4PLW9RT", { deadline: Infinity }).text,
+      "key <AWS_KEY>",
+    );
   },
 });
 
@@ -135,9 +156,19 @@ Deno.test({
         assert.equal(run.code, 0, `${name}: exit ${run.code}`);
         // A daemon slow to read 16 MiB makes the hook spool the frame (its WARN
         // says so); the daemon's next drain stores it, so the row is not lost.
-        assert.match(run.stderr, /^(?:|cyberos-memory hook: WARN emit_timeout: .*\n)$/, name);
+        // Redaction past its budget stores the row without content (fail closed).
+        assert.match(
+          run.stderr,
+          /^(?:cyberos-memory hook: WARN (?:emit_timeout|redaction_failed): .*\n)*$/,
+          name,
+        );
         assert.ok(run.ms < budget, `${name}: ${run.ms.toFixed(0)} ms ≥ ${budget.toFixed(0)} ms`);
         await waitForRows(daemon.db, index + 2, { timeoutMs: 60_000 });
+        const row = readRows(daemon.db).at(-1)!;
+        if (run.stderr.includes("redaction_failed")) {
+          assert.equal(row.kind, ROW_KINDS.redactionFailed, name);
+          assert.equal(row.payload.error, "redactor threw RedactionTimeoutError", name);
+        } else assert.equal(row.kind, ROW_KINDS.prompt, name);
       }
       assert.equal(readRows(daemon.db).length, units.length + 1);
     } finally {

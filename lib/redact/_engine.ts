@@ -114,6 +114,29 @@ export interface Rule {
 export interface EngineOptions {
   /** E-mail domains whose addresses are kept. */
   allowEmailDomains?: readonly string[];
+  /**
+   * A `performance.now()` time after which redaction gives up with a
+   * {@linkcode RedactionTimeoutError} rather than run on: the hook must
+   * finish before Claude Code kills it, and a row without content (fail
+   * closed) beats no row.
+   *
+   * @default {Infinity}
+   */
+  deadline?: number;
+}
+
+/** Redaction ran past its {@linkcode EngineOptions.deadline}. */
+export class RedactionTimeoutError extends RangeError {
+  /** Makes the error; the message names no content. */
+  constructor() {
+    super("Cannot redact: the text took longer than the time budget allows");
+    this.name = "RedactionTimeoutError";
+  }
+}
+
+/** Throws when `deadline` has passed. */
+function checkDeadline(deadline: number | undefined): void {
+  if (deadline !== undefined && performance.now() > deadline) throw new RedactionTimeoutError();
 }
 
 /** A span that will be replaced. */
@@ -423,12 +446,14 @@ export function scanText(
   const keyed = (rule: Rule): boolean => rule.keywords.length === 0 || rule.keywords.some(occurs);
   const prechecked = (rule: Rule): boolean => rule.precheck === undefined || rule.precheck(facts);
   for (const rule of rules) {
+    checkDeadline(engineOptions.deadline);
     const runs = rule.precheckFirst
       ? prechecked(rule) && keyed(rule)
       : keyed(rule) && prechecked(rule);
     if (runs) collect(text, rule, engineOptions, candidates, explain ? rejections : undefined);
   }
   const findings = resolveOverlaps(text.length, candidates, explain ? rejections : undefined);
+  checkDeadline(engineOptions.deadline);
   return { findings, rejections };
 }
 
@@ -441,7 +466,10 @@ function collect(
 ): void {
   const pattern = rule.pattern();
   let m: RegExpExecArray | null;
+  let matches = 0;
   while ((m = pattern.exec(text)) !== null) {
+    // Often enough to stop within milliseconds, seldom enough to cost nothing.
+    if ((++matches & 1023) === 0) checkDeadline(options.deadline);
     if (m[0].length === 0) {
       pattern.lastIndex++;
       continue;

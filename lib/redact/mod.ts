@@ -13,6 +13,8 @@
  */
 
 import { applyFindings, scanText } from "./_engine.ts";
+
+export { RedactionTimeoutError } from "./_engine.ts";
 import { RULES } from "./rules/mod.ts";
 import { isSecretKeyName } from "./secret_keys.ts";
 
@@ -32,6 +34,13 @@ export interface RedactOptions {
    * @default {DEFAULT_ALLOWED_EMAIL_DOMAINS}
    */
   allowEmailDomains?: readonly string[];
+  /**
+   * A `performance.now()` time after which redaction throws a
+   * `RedactionTimeoutError` instead of running on.
+   *
+   * @default {Infinity}
+   */
+  deadline?: number;
 }
 
 /** The options the engine gets: the default allowlist where none was named. */
