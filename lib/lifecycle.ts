@@ -130,11 +130,6 @@ export const LIFECYCLE_EVENTS: Readonly<Record<string, LifecycleSpec>> = {
   },
 };
 
-/** Whether Claude Code's event name is a lifecycle event. */
-export function isLifecycleEvent(event: string): boolean {
-  return Object.hasOwn(LIFECYCLE_EVENTS, event);
-}
-
 /** The spec of a lifecycle event. */
 export function lifecycleSpec(event: ClaudeHookEvent | string): LifecycleSpec | undefined {
   return Object.hasOwn(LIFECYCLE_EVENTS, event) ? LIFECYCLE_EVENTS[event] : undefined;

@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { HOOK_EVENTS, ROW_KINDS } from "../lib/kinds.ts";
-import { isLifecycleEvent, LIFECYCLE_EVENTS, MAX_LABEL_LENGTH } from "../lib/lifecycle.ts";
+import { LIFECYCLE_EVENTS, lifecycleSpec, MAX_LABEL_LENGTH } from "../lib/lifecycle.ts";
 import { parseHookPayload } from "../lib/payload.ts";
 import { buildDraft } from "../lib/draft.ts";
 import { completePayload, PAYLOAD_FIELDS } from "../lib/rows.ts";
@@ -75,7 +75,7 @@ Deno.test("every lifecycle event has a command-line name and a row layout", {
     assert.ok(PAYLOAD_FIELDS[spec.kind], `${spec.kind} has fields`);
   }
   assert.equal(Object.keys(LIFECYCLE_EVENTS).length, 12);
-  assert.ok(!isLifecycleEvent("Stop"));
+  assert.equal(lifecycleSpec("Stop"), undefined);
 });
 
 Deno.test("lifecycle payloads Claude Code really sent become their rows, no field unknown", {
