@@ -24,7 +24,12 @@ const SECRET_WORDS = new Set([
   "pasword",
   "paswd",
   "pswd",
+  "pw",
   "secret",
+  // Misspelt.
+  "secert",
+  "sercet",
+  "scret",
   "secrets",
   "token",
   "auth",
@@ -59,7 +64,8 @@ const SECRET_PAIRS = new Set([
 ]);
 
 /** A cheap first look: a key holding none of these stems cannot match. */
-const STEMS = /pass|pasw|pswd|pwd|secret|token|auth|cookie|session|cred|key|bearer|jwt/i;
+const STEMS =
+  /pass|pasw|pswd|pw|secret|secert|sercet|scret|token|auth|cookie|session|cred|key|bearer|jwt/i;
 
 /** Splits `apiKey`, `API-KEY`, `x_auth.token`, `HTTPCookie` into lowercase words. */
 function words(name: string): string[] {
@@ -102,12 +108,14 @@ export function isSecretKeyName(name: string): boolean {
  */
 export function textSecretNameProblem(name: string): string | undefined {
   const saysSecret =
-    /api.?key|apikey|secret|token|access.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key$/i;
+    /api.?key|apikey|secret|secert|sercet|scret|token|access.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key$/i;
   // `appKey`, `signingKey`: a camelCase name ending in Key (case matters here).
   const camelKey = /[a-z]Key$/;
   const saysPublic =
     /(?:^|[^a-z])(?:id|ids|hash|sha|digest|checksum|public|publishable|pub|path|file|url|uri|name|type|length|len|max|min|count|limit|expires?|expiry|ttl|version|format|prefix|header|field|label|endpoint|host|region|bucket|index|cache|idempotency|sort|partition|primary|foreign|lookup|usage|fingerprint|kid|pubkey|domain|timeout|samesite|age|duration|storage|store)(?:[^a-z]|$)|[a-z]Id$|Hash$/i;
   if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;
+  // A service account file's `private_key_id` travels with the key and names it to Google.
+  if (/^private_key_id$/i.test(name)) return undefined;
   if (saysPublic.test(name)) return `name ${name} says not a secret`;
   return undefined;
 }
@@ -119,7 +127,7 @@ export function textSecretNameProblem(name: string): string | undefined {
  */
 export function textPasswordNameProblem(name: string): string | undefined {
   const saysPassword =
-    /passw(?:or)?d|passwrd|pas+word|paswd|pswd|passphrase|pwd|(?:^|[^a-z])pass(?:[^a-z]|$)|[a-z]Pass(?:[^a-z]|$)/;
+    /pas{1,2}(?:w(?:or|ro|r|o)?d|ow?rd)|pas+word|pswd|passphrase|pwd|(?:^|[^a-z])p(?:ass|w)(?:[^a-z]|$)|[a-z]P(?:ass|w)(?:[^a-z]|$)/;
   const saysNotTheValue =
     /hash|salt|length|(?:^|[^a-z])(?:len|min|max)(?:[^a-z]|$)|policy|reset|url|uri|file|path|field|label|prompt|hint|placeholder|type|regex|pattern|strength|expir|rule|changed|updated|required|enabled|mode|manager|input|form|column|error|message|text|title|digest|encrypted|bcrypt|protected|less|through|rate|count|port|user(?:name)?$/i;
   if (!saysPassword.test(name) && !saysPassword.test(name.toLowerCase())) {

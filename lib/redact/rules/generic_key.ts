@@ -10,6 +10,7 @@
 
 import type { Candidate, Rule } from "../_engine.ts";
 import { textSecretNameProblem } from "../secret_keys.ts";
+import { markupPattern, mayHoldMarkup, notConfigWord } from "./password.ts";
 import {
   hasDigitAndLetter,
   isNameChar,
@@ -46,7 +47,20 @@ function notCodePath(c: Candidate): string | undefined {
   return undefined;
 }
 
-const NAME_WORDS = ["key", "secret", "token", "auth", "cred", "cookie", "session", "secure"];
+const NAME_WORDS = [
+  "key",
+  "secret",
+  "token",
+  "auth",
+  "cred",
+  "cookie",
+  "session",
+  "secure",
+  // Misspelt.
+  "secert",
+  "sercet",
+  "scret",
+];
 
 /** What may stand between a name and its value: quotes, `\`, blanks, `:`, `=`, `>`, `(`. */
 function isAssignChar(c: number): boolean {
@@ -57,6 +71,25 @@ function isAssignChar(c: number): boolean {
 /** `[a-z0-9_+/=.~-]` (the text is lowercased). */
 function isValueChar(c: number): boolean {
   return isNameChar(c) || c === 43 || c === 47 || c === 61 || c === 126;
+}
+
+/**
+ * Where a YAML value starts when `at` holds a `!!binary` tag or a block
+ * scalar's header (`|`, `>-`) ending its line; else `at`.
+ */
+function pastBlockHeader(lower: string, at: number): number {
+  let i = at;
+  if (lower.startsWith("!!binary", i)) i += 8;
+  while (lower[i] === " " || lower[i] === "\t") i++;
+  // `>` may stand before a value, so the header may have begun before `at`.
+  const header = lower[i] === "|" || lower[i] === ">" || lower[at - 1] === ">";
+  if (!header) return i;
+  const afterTag = i;
+  while (i < lower.length && "|>+-123456789 \t".includes(lower[i]!)) i++;
+  if (lower[i] !== "\n") return afterTag;
+  i++;
+  while (lower[i] === " " || lower[i] === "\t") i++;
+  return i;
 }
 
 /**
@@ -85,6 +118,7 @@ function mayAssignSecret(lower: string): boolean {
       while (valueStart < lower.length && isAssignChar(lower.charCodeAt(valueStart))) valueStart++;
       // A value may begin with `=`, which is also what may stand before it.
       while (valueStart > nameEnd && lower.charCodeAt(valueStart - 1) === 61) valueStart--;
+      valueStart = pastBlockHeader(lower, valueStart);
       if (valueStart < runFrom || valueStart >= runEnd) {
         runFrom = valueStart;
         lastDigit = -1;
@@ -113,8 +147,8 @@ export const genericKey: Rule = {
   precheck: (facts) => mayAssignSecret(facts.lower),
   pattern: () =>
     new RegExp(
-      "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure)[\\w.-]{0,40})" +
-        "(?:(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:\\\\?[\"'])?|\\([ \\t]{0,4}\\\\?[\"'])" +
+      "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)[\\w.-]{0,40})" +
+        "(?:(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?(?:\\\\?[\"'])?|\\([ \\t]{0,4}\\\\?[\"'])" +
         "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?)" +
         "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,8192})",
       "dgi",
@@ -162,5 +196,39 @@ export const genericKey: Rule = {
     "author: Nguyen Van An 2024 edition 1234567890",
     // A session's timeout.
     "session_timeout=86400000000000000s",
+  ],
+};
+
+/** A key, secret or token in XML, a .NET setting or a Terraform variable's default. */
+export const genericKeyMarkup: Rule = {
+  id: "generic_api_key_markup",
+  description: "Key, secret or token in markup: <apiKey>…</apiKey>, <add key=… value=…/>",
+  placeholder: "<SECRET>",
+  keywords: NAME_WORDS,
+  precheck: (facts) => mayHoldMarkup(facts.text),
+  pattern: () => markupPattern(NAME_WORDS.join("|")),
+  secretGroup: "secret",
+  priority: 400,
+  validators: [
+    nameSaysSecret,
+    notConfigWord,
+    notPlaceholder,
+    notCodePath,
+    notPlainUuid,
+    function markupSecretShape(c) {
+      return c.secret.length < 8 ? `length ${c.secret.length} < 8` : undefined;
+    },
+    hasDigitAndLetter,
+    minEntropy(3),
+  ],
+  allowlist: [],
+  truePositives: [
+    "<settings>\n  <apiKey>Jq8Lw3Rz7Vx2Tm9Nb4</apiKey>\n</settings>",
+    '<add key="StorageSecret" value="Kd4Wq8Zr2Lm7Vx3T" />',
+  ],
+  falsePositives: [
+    "<apiKey>YOUR_API_KEY</apiKey>",
+    "<keyName>primary-signing-key-2024</keyName>",
+    "<tokenLifetime>3600</tokenLifetime>",
   ],
 };

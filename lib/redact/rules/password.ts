@@ -77,8 +77,9 @@ function isLowerLetter(c: number): boolean {
 function nameMaySayPassword(text: string, lower: string, start: number, end: number): boolean {
   const name = lower.slice(start, end);
   if (
-    name.includes("pwd") || name.includes("passw") || name.includes("passphrase") ||
-    name.includes("pasw") || name.includes("pswd") || name.includes("pasword")
+    name.includes("pw") || name.includes("passw") || name.includes("passphrase") ||
+    name.includes("pasw") || name.includes("pswd") || name.includes("pasword") ||
+    name.includes("passo")
   ) return true;
   for (let at = name.indexOf("pass"); at >= 0; at = name.indexOf("pass", at + 1)) {
     const p = start + at;
@@ -98,7 +99,7 @@ function nameMaySayPassword(text: string, lower: string, start: number, end: num
  */
 function mayAssignPassword(text: string, lower: string): boolean {
   if (lower.length !== text.length) return true; // Offsets would differ: cannot tell.
-  for (const word of ["pass", "pwd", "pasw", "pswd", "pasword"]) {
+  for (const word of ["pass", "pw", "pasw", "pswd", "pasword"]) {
     let scannedTo = 0;
     for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
       if (at < scannedTo) continue;
@@ -117,12 +118,14 @@ function mayAssignPassword(text: string, lower: string): boolean {
 }
 
 /**
- * A value: quoted (double, single, JSON-escaped), or bare up to a blank or
- * a delimiter; a YAML `!!binary` tag before it is skipped. 4,096 characters
- * at most, so no real value leaves a tail and no attempt scans far.
+ * A value: quoted (double, single, JSON-escaped, TOML `"""`), or bare up to
+ * a blank or a delimiter; a YAML `!!binary` tag and a block scalar's `|` or
+ * `>` line before it are skipped. 4,096 characters at most, so no real
+ * value leaves a tail and no attempt scans far.
  */
-const VALUE = "(?:!!binary[ \\t]*(?:\\|-?[ \\t]*\\n[ \\t]*)?)?" +
-  "(?:\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
+const VALUE = "(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
+  '(?:"""\\n?(?<quoted>(?<secret>[^"\\\\]{1,4096}?))\\n?"""|' +
+  "\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
   '|\\\\"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096}))';
 
 /** `password = …`, `DB_PASS: …`, `"password": "…"`. */
@@ -130,11 +133,11 @@ export const passwordAssignment: Rule = {
   id: "password_assignment",
   description: "Password assigned to a name that says password (code, config, JSON, query string)",
   placeholder: "<PASSWORD>",
-  keywords: ["pass", "pwd", "pasw", "pswd", "pasword"],
+  keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
   precheck: (facts) => mayAssignPassword(facts.text, facts.lower),
   pattern: () =>
     new RegExp(
-      "(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:pass|pwd|pasw|pswd|pasword)[\\w.-]{0,30})(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}" +
+      "(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}" +
         VALUE,
       "dgi",
     ),
@@ -379,10 +382,231 @@ export const passwordProse: Rule = {
   ],
 };
 
+/** A line that reads `name = …` or `name: …`: a new key, not the value's next line. */
+const KEY_LINE = /^[\w.-]{1,60}[ \t]*[:=]|^[#;\[-]/;
+
+/**
+ * The first line of the value decides: a block scalar's `|` or `>`, or a
+ * value that reads as a password; then every later line must read as more of
+ * the value, not as a new key, a comment, a section or a list item.
+ */
+function continuesPassword(c: Candidate): string | undefined {
+  const first = c.groups["first"] ?? "";
+  if (!/^[|>][-+]?[1-9]?$/.test(first)) {
+    const bare = first.replace(/^(["'])(.*)\1$/, "$2");
+    const problem = /\s/.test(bare) ? passphraseProblem(bare) : passwordShapeProblem(bare);
+    if (problem !== undefined) return `first line: ${problem}`;
+  }
+  for (const line of c.secret.split("\n")) {
+    if (KEY_LINE.test(line.trim())) return "a later line is a new key";
+  }
+  return placeholderProblem(c.secret.trim());
+}
+
+/**
+ * The value's later lines under a password name: INI continuation lines and
+ * YAML block scalars (`password: |`), each indented deeper than the name.
+ * The first line is `password_assignment`'s.
+ */
+export const passwordContinued: Rule = {
+  id: "password_continued",
+  description: "Later lines of a multi-line password value (INI continuation, YAML block scalar)",
+  placeholder: "<PASSWORD>",
+  keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
+  precheck: (facts) => facts.text.includes("\n ") || facts.text.includes("\n\t"),
+  pattern: () =>
+    new RegExp(
+      "(?<=^|\\n)(?<indent>[ \\t]{0,40})(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
+        "[ \\t]{0,4}[:=][ \\t]{0,4}(?<first>\\S[^\\n]{0,4095})\\n\\k<indent>[ \\t]{1,40}" +
+        "(?<secret>\\S[^\\n]{0,4095}(?:\\n\\k<indent>[ \\t]{1,40}\\S[^\\n]{0,4095}){0,50})",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [nameSaysPassword, continuesPassword],
+  allowlist: [],
+  truePositives: [
+    "[smtp]\npassword = Hq7-xLm2Rv9\n    Zt4-second-Part",
+    "tls:\n  key_password: |\n    Lm4-Vx8-Qz2\n    Rt7-Kw9-Pn4\n  cert: /etc/tls/cert.pem",
+  ],
+  falsePositives: [
+    // Prose on the first line.
+    "notes:\n  passwords: rotate quarterly\n    and after each leave",
+    // A prompt string, then a comment.
+    "[auth]\npassword = ${PASSWORD}\n    ; set in the vault",
+  ],
+};
+
+/** What `htpasswd -b`, `net use`, an `expect` script and `echo … |` need first. */
+function mayRunPasswordCommand(lower: string): boolean {
+  return lower.includes("htpasswd") || lower.includes("net use") ||
+    (lower.includes("send") && lower.includes("expect")) ||
+    (lower.includes("echo") && (lower.includes("sudo -s") || lower.includes("password-stdin")));
+}
+
+/** A shell word: quoted, or bare up to a blank. */
+const SHELL_WORD =
+  "(?:'(?<quoted>(?<secret>[^'\\n]{1,4096}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,4096}))\"|" +
+  "(?<secret>[^\\s'\"|;&]{1,4096}))";
+
+/**
+ * Passwords that commands take as a positional word: `htpasswd -b FILE USER
+ * PASS`, `net use … /user:NAME PASS` (or the password before `/user:`), an
+ * `expect` script's `send "PASS\r"` after a password prompt, and
+ * `echo PASS |` into `sudo -S` or `--password-stdin`.
+ */
+export const passwordCommand: Rule = {
+  id: "password_command",
+  description:
+    "Password given to a command as a word (htpasswd -b, net use, expect send, echo | sudo -S)",
+  placeholder: "<PASSWORD>",
+  keywords: ["htpasswd", "net use", "send", "echo"],
+  precheck: (facts) => mayRunPasswordCommand(facts.lower),
+  pattern: () =>
+    new RegExp(
+      `\\bhtpasswd[ \\t]+(?<flags>(?:-[A-Za-z]{1,6}[ \\t]+){1,4})` +
+        `[^\\s-]\\S{0,1000}[ \\t]+[^\\s-]\\S{0,200}[ \\t]+${SHELL_WORD}` +
+        `|\\bnet[ \\t]+use[ \\t]+(?:[A-Za-z]:[ \\t]+)?\\\\\\\\\\S{1,1000}[ \\t]+(?:/user:\\S{1,200}[ \\t]+)?(?<net>${SHELL_WORD})` +
+        `|\\bexpect[ \\t]+(?:-\\w{1,10}[ \\t]+)?"[^"\\n]{0,80}(?:assword|passphrase)[^"\\n]{0,40}"[ \\t]*\\r?\\n[ \\t]*` +
+        `send[ \\t]+(?:--[ \\t]+)?"(?<quoted>(?<secret>[^"\\n\\\\]{1,4096}))(?:\\\\[rn])?"` +
+        `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|[^\\n|]{0,200}--password-stdin)`,
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 455,
+  validators: [
+    notPlaceholder,
+    function commandWordShape(c) {
+      const flags = c.groups["flags"];
+      if (flags !== undefined && !/-[A-Za-z]*b/.test(flags)) return "htpasswd without -b";
+      if (c.groups["net"] !== undefined && c.secret.startsWith("/")) return "a /switch";
+      if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
+      return c.groups["quoted"] === undefined ? passwordShapeProblem(c.secret) : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "htpasswd -bc /etc/nginx/.htpasswd admin Vq8-Rt3-Lm9",
+    "net use Z: \\\\nas\\share /user:CORP\\ops Wk4!Lp9Tz",
+    'expect "Password:"\nsend "Hx7#qL2m\\r"',
+    "echo 'Zr5-Kp8-Wq2' | sudo -S systemctl restart app",
+  ],
+  falsePositives: [
+    // No -b: htpasswd asks for the password.
+    "htpasswd -c .htpasswd admin",
+    "net use Z: \\\\nas\\share /persistent:yes",
+    // A variable.
+    'expect "Password:"\nsend "$env(PASS)\\r"',
+    "echo $PASSWORD | docker login --password-stdin",
+  ],
+};
+
+/**
+ * The password as the second argument of a login call: `login("u", "p")`,
+ * `auth=("u", "p")`, `HTTPBasicAuth('u', 'p')`.
+ */
+export const passwordCall: Rule = {
+  id: "password_call",
+  description: "Password as the second argument of a login or basic-auth call",
+  placeholder: "<PASSWORD>",
+  keywords: ["login", "auth", "sign"],
+  pattern: () =>
+    new RegExp(
+      "(?:(?<!\\w)(?:login|log_?in|sign_?in|authenticate|basic_?auth|BasicAuth|HTTPBasicAuth|HTTPDigestAuth|DigestAuth)[ \\t]{0,4}\\(" +
+        "|(?<![\\w.])auth[ \\t]{0,4}=[ \\t]{0,4}[(\\[])" +
+        "[ \\t]{0,4}(?:\"[^\"\\n]{1,200}\"|'[^'\\n]{1,200}')[ \\t]{0,4},[ \\t]{0,4}" +
+        "(?:\"(?<secret>[^\"\\n]{1,4096})\"|'(?<secret>[^'\\n]{1,4096})')[ \\t]{0,4}[,)\\]]",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [
+    notPlaceholder,
+    function typedInCall(c) {
+      if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
+      return /\s/.test(c.secret) ? passphraseProblem(c.secret) : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    'await client.login("deploy", "Qm4-Wz8-Lt2")',
+    "requests.get(url, auth=('ci', 'Vx7#Rk2p'))",
+  ],
+  falsePositives: [
+    // Variables, not literals.
+    "client.login(args.user, args.password)",
+    'login("admin", "<your-password>")',
+  ],
+};
+
+/** Whether the text has XML elements, .NET `<add key=…>` settings or Terraform variables. */
+export function mayHoldMarkup(text: string): boolean {
+  return text.includes("</") || text.includes("<add") || text.includes("variable");
+}
+
+/**
+ * A value named in markup, for a name that holds one of `words`: an XML
+ * element (`<password>…</password>`), a .NET setting
+ * (`<add key="DbPassword" value="…"/>`), a Terraform variable's default.
+ */
+export function markupPattern(words: string): RegExp {
+  const name = `[\\w.:-]{0,40}?(?:${words})[\\w.-]{0,30}`;
+  return new RegExp(
+    `<(?<name>${name})(?:[ \\t][^<>\\n]{0,200})?>(?<secret>[^<>\\n]{1,4096})</\\k<name>>` +
+      `|<add[ \\t]+key=(?<q>["'])(?<name>${name})\\k<q>[ \\t]+value=\\k<q>(?<secret>[^"'<>\\n]{1,4096})\\k<q>` +
+      `|\\bvariable[ \\t]+"(?<name>${name})"[ \\t]*\\{[^{}]{0,300}?\\bdefault[ \\t]*=[ \\t]*"(?<secret>[^"\\n]{1,4096})"`,
+    "dgi",
+  );
+}
+
+/** Rejects values that are words of configuration, not secrets. */
+export function notConfigWord(c: Candidate): string | undefined {
+  return /^(?:true|false|null|nil|none|yes|no|on|off|required|optional)$/i.test(c.secret.trim())
+    ? `config word ${c.secret}`
+    : undefined;
+}
+
+/** A password in XML, a .NET setting or a Terraform variable's default. */
+export const passwordMarkup: Rule = {
+  id: "password_markup",
+  description:
+    "Password in markup: <password>…</password>, <add key=… value=…/>, a variable default",
+  placeholder: "<PASSWORD>",
+  keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
+  precheck: (facts) => mayHoldMarkup(facts.text),
+  pattern: () => markupPattern("pass|pw|pasw|pswd|pasword"),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [
+    nameSaysPassword,
+    notConfigWord,
+    function markupValue(c) {
+      if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
+      if (/\s/.test(c.secret)) return passphraseProblem(c.secret);
+      return placeholderProblem(c.secret);
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "<smtp>\n  <password>Hq7$Lm2-Rv9</password>\n</smtp>",
+    '<add key="DbPassword" value="Tz8!Kq3Wm" />',
+    'variable "admin_password" {\n  type    = string\n  default = "Wq5-Lp8-Rz2"\n}',
+  ],
+  falsePositives: [
+    "<password>${LDAP_PASSWORD}</password>",
+    "<passwordPolicy>strict</passwordPolicy>",
+    "<requirePassword>true</requirePassword>",
+  ],
+};
+
 /** The password family. */
 export const password: Rule[] = [
   passwordAssignment,
   passwordFlagAttached,
   passwordPgpass,
   passwordProse,
+  passwordContinued,
+  passwordCommand,
+  passwordCall,
+  passwordMarkup,
 ];
