@@ -17,6 +17,7 @@ import { applyFindings, scanText } from "./_engine.ts";
 export { RedactionTimeoutError } from "./_engine.ts";
 import { RULES } from "./rules/mod.ts";
 import { isSecretKeyName } from "./secret_keys.ts";
+import { placeholderProblem } from "./_validators.ts";
 
 /**
  * The e-mail domains kept when the caller names none: the spec's
@@ -210,14 +211,16 @@ export const SECRET_KEY_PLACEHOLDER = "<SECRET>";
  * Redacts every string value and every object key inside a JSON value
  * (objects, arrays, nested), leaving numbers, booleans and null alone. A key
  * that names a secret ({@linkcode isSecretKeyName}) makes every non-empty
- * string under it a secret, replaced whole. Iterative, so a value nested
+ * string under it a secret, replaced whole, unless the string is a template,
+ * a masked value or a placeholder (`${DB_PASSWORD}`, `********`). Iterative, so a value nested
  * 10,000 deep does not overflow the stack.
  */
 export function redactValue(value: unknown, options: RedactOptions = {}): ValueRedactionResult {
   const counts: Record<string, number> = {};
   let matchCount = 0;
   const redactString = (text: string, secret: boolean): string => {
-    if (secret && text.length > 0) {
+    // A template, a masked value or a placeholder under a secret's key stays (`${DB_PASSWORD}`).
+    if (secret && text.length > 0 && placeholderProblem(text) === undefined) {
       matchCount++;
       counts[SECRET_KEY_RULE_ID] = (counts[SECRET_KEY_RULE_ID] ?? 0) + 1;
       return SECRET_KEY_PLACEHOLDER;

@@ -63,6 +63,48 @@ const SECRET_PAIRS = new Set([
   "pass phrase",
 ]);
 
+/**
+ * Words that say a key holds something about a secret, not the secret
+ * (`token_count`, `session_id`, `password_hash`, `secretName`): with one of
+ * them the key names no secret. A service account's `private_key_id` is the
+ * exception: it travels with the key.
+ */
+const NOT_THE_SECRET = new Set([
+  "id",
+  "ids",
+  "count",
+  "type",
+  "name",
+  "names",
+  "url",
+  "uri",
+  "path",
+  "file",
+  "ref",
+  "expires",
+  "expiry",
+  "ttl",
+  "timeout",
+  "length",
+  "len",
+  "max",
+  "min",
+  "limit",
+  "hash",
+  "public",
+  "required",
+  "enabled",
+  "endpoint",
+  "header",
+  "prefix",
+  "format",
+  "version",
+  "policy",
+  "mode",
+  "usage",
+  "fingerprint",
+]);
+
 /** A cheap first look: a key holding none of these stems cannot match. */
 const STEMS =
   /pass|pasw|pswd|pw|secret|secert|sercet|scret|token|auth|cookie|session|cred|key|bearer|jwt/i;
@@ -90,6 +132,8 @@ function words(name: string): string[] {
 export function isSecretKeyName(name: string): boolean {
   if (!STEMS.test(name)) return false;
   const parts = words(name);
+  if (parts.join("_") === "private_key_id") return true;
+  if (parts.some((part) => NOT_THE_SECRET.has(part))) return false;
   for (let i = 0; i < parts.length; i++) {
     if (SECRET_WORDS.has(parts[i]!)) return true;
     if (i > 0 && SECRET_PAIRS.has(`${parts[i - 1]} ${parts[i]}`)) return true;
@@ -116,7 +160,9 @@ export function textSecretNameProblem(name: string): string | undefined {
   if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;
   // A service account file's `private_key_id` travels with the key and names it to Google.
   if (/^private_key_id$/i.test(name)) return undefined;
-  if (saysPublic.test(name)) return `name ${name} says not a secret`;
+  if (saysPublic.test(name) || /[a-z](?:Name|Ref|Path|File|Type|Url|Arn|Id)$/.test(name)) {
+    return `name ${name} says not a secret`;
+  }
   return undefined;
 }
 

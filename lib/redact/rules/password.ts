@@ -40,6 +40,8 @@ function valueLooksSet(c: Candidate): string | undefined {
     return placeholderProblem(c.secret);
   }
   if (c.text[c.end] === "(" || c.text[c.end] === "[") return "code expression";
+  // `!vault |`, `!Ref DbPassword`: a YAML tag, the value follows it.
+  if (/^!{1,2}[A-Za-z]+$/.test(c.secret) && /[ \t]/.test(c.text[c.end] ?? "")) return "YAML tag";
   return passwordShapeProblem(c.secret);
 }
 
@@ -175,6 +177,9 @@ export const passwordAssignment: Rule = {
     "password: ${DB_PASSWORD}",
     // Messages and labels with spaces.
     'errors: { password: "must be at least 12 characters" }',
+    // An Ansible vault and a CloudFormation reference.
+    "password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6231336539666234",
+    "MasterUserPassword: !Ref DbPassword",
     '"password": "Enter your password"',
   ],
 };
@@ -346,17 +351,19 @@ export const passwordProse: Rule = {
   id: "password_prose",
   description: "Password given in prose (Vietnamese or English)",
   placeholder: "<PASSWORD>",
-  keywords: ["mật khẩu", "mat khau", "mk", "pass"],
+  keywords: ["mật khẩu", "mat khau", "mk", "pass", "pw"],
   // `mkdir`, `bypass` and `passes` hold the keywords too; the pattern wants them as words.
   precheck: (facts) =>
     facts.lower.includes("password") || facts.lower.includes("passphrase") ||
     facts.lower.includes("mật khẩu") || facts.lower.includes("mat khau") ||
-    facts.mayHaveWord("mk") || facts.mayHaveWord("pass"),
+    facts.mayHaveWord("mk") || facts.mayHaveWord("pass") || facts.mayHaveWord("pw") ||
+    facts.mayHaveWord("pwd"),
   pattern: () =>
     new RegExp(
       "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
         "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
-        "|(?:password|passphrase)(?:[ \\t]+[^\\s:=]{1,20}){0,3}?[ \\t]+(?:is|was|will be)[ \\t]*:?)" +
+        "|(?:password|passphrase)(?:[ \\t]+[^\\s:=]{1,20}){0,3}?[ \\t]+(?:is|was|will be)[ \\t]*:?" +
+        "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`))" +
         "[ \\t]*[\"'`“]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)])",
       "dgi",
     ),
@@ -372,6 +379,8 @@ export const passwordProse: Rule = {
     "mật khẩu wifi văn phòng là Hn@2024xyz nhé",
     "the admin password is Kq7!vR2m, change it after login",
     "pass wifi là Tr4ngAn#88",
+    // A backticked value after the word.
+    "creds for staging: user `qa`, pass `Dv7-Kq2-Lm8`",
   ],
   falsePositives: [
     // Prose about passwords.
@@ -437,6 +446,51 @@ export const passwordContinued: Rule = {
   ],
 };
 
+/**
+ * Whether an unquoted value with spaces reads as a passphrase: words that no
+ * message holds, and a digit, capital or symbol unless an INI section
+ * header (`[db]`) says the text is a config file.
+ */
+function phraseLooksSet(c: Candidate): string | undefined {
+  const problem = passphraseProblem(c.secret);
+  if (problem !== undefined) return problem;
+  if (/[^a-z\s]/.test(c.secret)) return undefined;
+  return /(?:^|\n)[ \t]*\[[\w. -]{1,60}\][ \t]*(?:\n|$)/.test(c.text)
+    ? undefined
+    : "lowercase words outside an INI file";
+}
+
+/**
+ * An unquoted passphrase that runs to the end of its line under a password
+ * name: INI, `.properties` and YAML plain values may hold spaces.
+ */
+export const passwordPhraseLine: Rule = {
+  id: "password_phrase_line",
+  description: "Unquoted passphrase with spaces to the end of a config line (INI, YAML)",
+  placeholder: "<PASSWORD>",
+  keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
+  precheck: (facts) => mayAssignPassword(facts.text, facts.lower),
+  pattern: () =>
+    new RegExp(
+      "(?<=^|\\n)[ \\t]{0,40}(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
+        "[ \\t]{0,4}[:=][ \\t]{0,4}(?<secret>[^\\s\"'#;|>!&\\[{][^\\n#;]{0,200}?)[ \\t]*(?=\\r?\\n|$)",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [nameSaysPassword, phraseLooksSet],
+  allowlist: [],
+  truePositives: [
+    "[db]\nhost = pg.lan\npassword = lemon grove tiger sable",
+    "smtp:\n  password: Blue Harbor Seven 42",
+  ],
+  falsePositives: [
+    "passwords: rotate every ninety days",
+    "# password: must contain one digit",
+    "password: Use your SSO login",
+  ],
+};
+
 /** What `htpasswd -b`, `net use`, an `expect` script and `echo … |` need first. */
 function mayRunPasswordCommand(lower: string): boolean {
   return lower.includes("htpasswd") || lower.includes("net use") ||
@@ -498,6 +552,91 @@ export const passwordCommand: Rule = {
     // A variable.
     'expect "Password:"\nsend "$env(PASS)\\r"',
     "echo $PASSWORD | docker login --password-stdin",
+  ],
+};
+
+/** What the command-specific flags of `password_tool_flag` need first. */
+function mayUseToolFlag(lower: string): boolean {
+  return (lower.includes(" -w") && lower.includes("ldap")) ||
+    (lower.includes(" -p") && /sqlcmd|bcp|osql|isql/.test(lower)) ||
+    (lower.includes(" -u") && lower.includes("%")) ||
+    lower.includes("storepass") || lower.includes("keypass") ||
+    lower.includes("securestring") || lower.includes("chpasswd") ||
+    (lower.includes("machine") && lower.includes("password"));
+}
+
+/** Commands whose `-w`/`-P` flag, with a blank, takes a password. */
+const TOOL_FLAG_COMMANDS: Record<string, RegExp> = {
+  "-w": /\bldap(?:search|modify|add|delete|passwd|compare|whoami|modrdn)\b/,
+  "-P": /\b(?:sqlcmd|bcp|osql|isql)\b/,
+};
+
+/**
+ * Passwords in the flags and files of particular tools: `ldapsearch -w`,
+ * `sqlcmd -P`, `smbclient -U user%pass`, `keytool -storepass`,
+ * `ConvertTo-SecureString '…' -AsPlainText`, `echo user:pass | chpasswd`,
+ * `.netrc` (`machine … login … password …`).
+ */
+export const passwordToolFlag: Rule = {
+  id: "password_tool_flag",
+  description:
+    "Password in a tool's own flag or file (ldapsearch -w, sqlcmd -P, smbclient -U u%p, keytool -storepass, .netrc)",
+  placeholder: "<PASSWORD>",
+  keywords: [
+    "ldap",
+    "sqlcmd",
+    "bcp",
+    "osql",
+    "isql",
+    " -u",
+    "storepass",
+    "keypass",
+    "securestring",
+    "chpasswd",
+    "machine",
+  ],
+  precheck: (facts) => mayUseToolFlag(facts.lower),
+  pattern: () =>
+    new RegExp(
+      `(?<=\\s)(?<tool>-w|-P)[ \\t]+${SHELL_WORD}` +
+        `|(?<=\\s)-U[ \\t]+['"]?[^\\s%'"]{1,100}%(?<secret>[^\\s'"]{1,4096})` +
+        `|(?<=\\s)-(?:src|dest|new)?(?:store|key)pass(?:word)?[ \\t]+${SHELL_WORD}` +
+        `|\\bConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?${SHELL_WORD}(?=[^\\n]{0,100}-AsPlainText)` +
+        `|\\becho[ \\t]+['"]?[\\w.-]{1,64}:(?<secret>[^\\s'"|:]{1,4096})['"]?[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?chpasswd` +
+        `|(?<=\\bmachine[ \\t]+\\S{1,253}\\s{1,40}(?:login[ \\t]+\\S{1,200}\\s{1,40})?)password[ \\t]+(?<secret>\\S{1,4096})`,
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 455,
+  validators: [
+    notPlaceholder,
+    function toolCommand(c) {
+      const tool = c.groups["tool"];
+      if (tool === undefined) return undefined;
+      return TOOL_FLAG_COMMANDS[tool]!.test(lineBefore(c.text, c.matchStart, 300))
+        ? undefined
+        : `${tool} outside the commands that take a password so`;
+    },
+    function toolValueShape(c) {
+      if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
+      return c.groups["quoted"] === undefined ? passwordShapeProblem(c.secret) : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "ldapsearch -x -D cn=admin,dc=lan -w 'Kq8-Lm2-Vx7' -b dc=lan",
+    "sqlcmd -S sql01 -U sa -P Rt5!Wq8Lz -Q 'SELECT 1'",
+    "smbclient //nas/share -U backup%Vn4-Kd8-Qz2",
+    "keytool -list -keystore app.jks -storepass Hw3-Lp9-Tx6",
+    "$s = ConvertTo-SecureString 'Mz7-Rq2-Kv5' -AsPlainText -Force",
+    "echo 'deploy:Bx6-Wn3-Lq9' | sudo chpasswd",
+    "machine git.corp.lan login ci password Jt4-Vm8-Rz1",
+  ],
+  falsePositives: [
+    // Other tools' -w and -P.
+    "grep -w token src/ && xargs -P 4 rm && mvn -P release deploy",
+    "keytool -list -keystore app.jks -storepass:env STORE_PASS",
+    "echo 'deploy:$PASS' | sudo chpasswd",
   ],
 };
 
@@ -609,4 +748,6 @@ export const password: Rule[] = [
   passwordCommand,
   passwordCall,
   passwordMarkup,
+  passwordToolFlag,
+  passwordPhraseLine,
 ];
