@@ -24,6 +24,7 @@ import {
 // created when its function first runs, not when the hook loads every rule.
 
 function nameSaysSecret(c: Candidate): string | undefined {
+  if (c.groups["setsecret"] !== undefined) return undefined;
   return secretNameProblem(c.groups["name"] ?? "");
 }
 
@@ -62,10 +63,10 @@ const NAME_WORDS = [
   "scret",
 ];
 
-/** What may stand between a name and its value: quotes, `\`, blanks, `:`, `=`, `>`, `(`. */
+/** What may stand between a name and its value: quotes, `\`, blanks, `:`, `=`, `>`, `(`, `,`, `]`. */
 function isAssignChar(c: number): boolean {
   return c === 34 || c === 39 || c === 92 || c === 32 || c === 9 || c === 58 || c === 61 ||
-    c === 62 || c === 40;
+    c === 62 || c === 40 || c === 44 || c === 93;
 }
 
 /** `[a-z0-9_+/=.~-]` (the text is lowercased). */
@@ -144,12 +145,16 @@ export const genericKey: Rule = {
   description: "Generic key, secret or token value named by context",
   placeholder: "<SECRET>",
   keywords: NAME_WORDS,
-  precheck: (facts) => mayAssignSecret(facts.lower),
+  precheck: (facts) => mayAssignSecret(facts.lower) || facts.lower.includes("gh secret set"),
   pattern: () =>
     new RegExp(
       "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)[\\w.-]{0,40})" +
-        "(?:(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?(?:\\\\?[\"'])?|\\([ \\t]{0,4}\\\\?[\"'])" +
-        "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?)" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?(?:\\\\{0,3}[\"'])?" +
+        "|\\([ \\t]{0,4}\\\\{0,3}[\"']|[\"'][ \\t]{0,4},[ \\t]{0,4}[\"'])" +
+        "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?" +
+        // `aws configure set NAME VALUE`; `gh secret set NAME --body VALUE` names a secret whatever NAME says.
+        "|(?<=\\bconfigure[ \\t]+set[ \\t]+)(?<name>[\\w.-]{1,80})[ \\t]+[\"']?" +
+        "|\\bgh[ \\t]+secret[ \\t]+set[ \\t]+(?<setsecret>[\\w-]{1,100})[ \\t]+(?:--body|-b)(?:=|[ \\t]+)[\"']?)" +
         "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,8192})",
       "dgi",
     ),
@@ -178,6 +183,10 @@ export const genericKey: Rule = {
     "Cookie: sessionid=k3v9q2m8x7w1z5r4t6y0u2i8o3p7a9s1; csrftoken=abc",
     // A key passed as a function argument.
     'sgMail.setApiKey("Rm5Tq8Vx2Lk7Wz3Pn9Yb4Hc6Jd1");',
+    // A name-value pair of arguments, `aws configure set`, `gh secret set`.
+    "[Environment]::SetEnvironmentVariable('API_TOKEN', 'Qp7Lx2Wm9Rz4Vt8Kn3Bc6', 'User')",
+    "aws configure set aws_secret_access_key Rw9Tz4Kq8Lm3Vx7Nb2Pc6Hd1Jf5Gs0Ya8",
+    'gh secret set DEPLOY_HOOK --body "Kv8Nq3Wx7Lz2Rt6Pm9Bc4Hd"',
   ],
   falsePositives: [
     // An id named as such.

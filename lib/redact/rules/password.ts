@@ -33,6 +33,8 @@ const passwordNameProblem = remembered(textPasswordNameProblem);
 /** Quoted values need no shape beyond "not a placeholder, no spaces"; bare words must look typed. */
 function valueLooksSet(c: Candidate): string | undefined {
   const quoted = c.groups["quoted"] !== undefined;
+  // `setenv("DB_PASSWORD", "…")`: a name and a value as two arguments, or two words of a list.
+  if (c.groups["pair"] !== undefined) return passwordShapeProblem(c.secret);
   if (quoted) {
     if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
     if (/\s/.test(c.secret)) return passphraseProblem(c.secret);
@@ -56,7 +58,9 @@ const MESSAGE_WORDS =
  * is: 3 to 10 words of letters and digits, none a word of messages
  * (`"must be at least 12 characters"`, `"Enter your password"`).
  */
-function passphraseProblem(value: string): string | undefined {
+const passphraseProblem = remembered(passphraseProblemOf);
+
+function passphraseProblemOf(value: string): string | undefined {
   const words = value.trim().split(/\s+/);
   if (words.length < 3 || words.length > 10) return `${words.length} words, not a passphrase`;
   for (const word of words) {
@@ -94,7 +98,7 @@ function nameMaySayPassword(text: string, lower: string, start: number, end: num
 
 /**
  * Whether some name holding `pass` or `pwd` may say password and is
- * followed, past quotes and blanks, by `:` or `=`: what the pattern and
+ * followed, past quotes, blanks and `]`, by `:`, `=` or `,`: what the pattern and
  * `nameSaysPassword` both need. Names like `bypass` and words like
  * `passes` are everywhere in code and prose; `password: string` still
  * counts. Each name is looked at once, so this stays linear.
@@ -112,8 +116,8 @@ function mayAssignPassword(text: string, lower: string): boolean {
       scannedTo = end;
       if (!nameMaySayPassword(text, lower, start, end)) continue;
       let i = end;
-      while (i < lower.length && `\\"' \t`.includes(lower[i]!)) i++;
-      if (lower[i] === ":" || lower[i] === "=") return true;
+      while (i < lower.length && `\\"' \t]`.includes(lower[i]!)) i++;
+      if (lower[i] === ":" || lower[i] === "=" || lower[i] === ",") return true;
     }
   }
   return false;
@@ -128,7 +132,7 @@ function mayAssignPassword(text: string, lower: string): boolean {
 const VALUE = "(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
   '(?:"""\\n?(?<quoted>(?<secret>[^"\\\\]{1,4096}?))\\n?"""|' +
   "\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
-  '|\\\\"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096}))';
+  '|\\\\{1,3}"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\{1,3}"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096}))';
 
 /** `password = …`, `DB_PASS: …`, `"password": "…"`. */
 export const passwordAssignment: Rule = {
@@ -139,7 +143,8 @@ export const passwordAssignment: Rule = {
   precheck: (facts) => mayAssignPassword(facts.text, facts.lower),
   pattern: () =>
     new RegExp(
-      "(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}" +
+      "(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,4}(?:[:=]|:=|=>)|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,4}" +
         VALUE,
       "dgi",
     ),
@@ -157,7 +162,12 @@ export const passwordAssignment: Rule = {
     'db:\n  pass: "correct horse battery staple"',
     // Misspelt names.
     "passwrd: Hq7-xLm2Rv9",
+    // An index and a name-value pair of arguments.
+    "$config['password'] = 'Vb8n^Lk2Qw';",
+    'os.environ.setdefault("DB_PASSWORD", "Vb8n^Lk2Qw")',
     "DB_PASWORD=Hq7-xLm2Rv9",
+    // JSON inside a JSON string inside JSON.
+    '{"command":"echo \\"{\\\\\\"password\\\\\\":\\\\\\"Xy7-Lm2-Qz9\\\\\\"}\\""}',
     // A value ending in a dot, and one longer than 200 characters.
     'psycopg2.connect(user="etl", password="Vb8n^Lk2Qw.")',
     `password: ${"Zq8mN3vL".repeat(40)}`,
@@ -181,6 +191,8 @@ export const passwordAssignment: Rule = {
     "password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6231336539666234",
     "MasterUserPassword: !Ref DbPassword",
     '"password": "Enter your password"',
+    // Words of a list.
+    'fields = ["password", "passwordConfirm"]',
   ],
 };
 
@@ -455,9 +467,17 @@ function phraseLooksSet(c: Candidate): string | undefined {
   const problem = passphraseProblem(c.secret);
   if (problem !== undefined) return problem;
   if (/[^a-z\s]/.test(c.secret)) return undefined;
-  return /(?:^|\n)[ \t]*\[[\w. -]{1,60}\][ \t]*(?:\n|$)/.test(c.text)
-    ? undefined
-    : "lowercase words outside an INI file";
+  return hasIniSection(c.text) ? undefined : "lowercase words outside an INI file";
+}
+
+let sectionsOf: { text: string; found: boolean } | undefined;
+
+/** Whether a line of `text` is an INI section header; asked once per text, however many candidates ask. */
+function hasIniSection(text: string): boolean {
+  if (sectionsOf?.text !== text) {
+    sectionsOf = { text, found: /(?:^|\n)[ \t]*\[[\w. -]{1,60}\][ \t]*(?:\r?\n|$)/.test(text) };
+  }
+  return sectionsOf.found;
 }
 
 /**
@@ -473,7 +493,9 @@ export const passwordPhraseLine: Rule = {
   pattern: () =>
     new RegExp(
       "(?<=^|\\n)[ \\t]{0,40}(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
-        "[ \\t]{0,4}[:=][ \\t]{0,4}(?<secret>[^\\s\"'#;|>!&\\[{][^\\n#;]{0,200}?)[ \\t]*(?=\\r?\\n|$)",
+        // Three to ten words: a passphrase, and what a single word leaves to `password_assignment`.
+        "[ \\t]{0,4}[:=][ \\t]{0,4}(?<secret>[^\\s\"'#;|>!&\\[{][^\\s#;]{0,100}(?:[ \\t]{1,8}[^\\s#;]{1,100}){2,9})" +
+        "[ \\t]{0,8}(?=\\r?\\n|$)",
       "dgi",
     ),
   secretGroup: "secret",
@@ -646,15 +668,23 @@ export const passwordToolFlag: Rule = {
  */
 export const passwordCall: Rule = {
   id: "password_call",
-  description: "Password as the second argument of a login or basic-auth call",
+  description:
+    "Password as an argument: login(u, p), basic auth, setPassword(…), new PDO(dsn, u, p), SQL WITH PASSWORD",
   placeholder: "<PASSWORD>",
-  keywords: ["login", "auth", "sign"],
+  keywords: ["login", "auth", "sign", "pdo", "mysql", "pg_connect", "pass", "identified"],
   pattern: () =>
     new RegExp(
-      "(?:(?<!\\w)(?:login|log_?in|sign_?in|authenticate|basic_?auth|BasicAuth|HTTPBasicAuth|HTTPDigestAuth|DigestAuth)[ \\t]{0,4}\\(" +
+      "(?:(?:(?<!\\w)(?:login|log_?in|sign_?in|authenticate|basic_?auth|BasicAuth|HTTPBasicAuth|HTTPDigestAuth|DigestAuth)[ \\t]{0,4}\\(" +
         "|(?<![\\w.])auth[ \\t]{0,4}=[ \\t]{0,4}[(\\[])" +
-        "[ \\t]{0,4}(?:\"[^\"\\n]{1,200}\"|'[^'\\n]{1,200}')[ \\t]{0,4},[ \\t]{0,4}" +
-        "(?:\"(?<secret>[^\"\\n]{1,4096})\"|'(?<secret>[^'\\n]{1,4096})')[ \\t]{0,4}[,)\\]]",
+        "[ \\t]{0,4}(?:\"[^\"\\n]{1,200}\"|'[^'\\n]{1,200}')[ \\t]{0,4}," +
+        // PHP's database connections: the password is the third argument.
+        "|(?<!\\w)(?:new[ \\t]+PDO|new[ \\t]+mysqli|mysqli_connect|mysql_connect|pg_connect)[ \\t]{0,4}\\(" +
+        "(?:[ \\t]{0,4}(?:\"[^\"\\n]{0,200}\"|'[^'\\n]{0,200}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4},){2}" +
+        // Setters and builders: `.password("…")`, `setPassword("…")`, SQL's `PASSWORD('…')`.
+        "|(?<![\\w$])(?:set_?|with_?)?(?:password|passwd|passphrase)[ \\t]{0,4}\\(" +
+        // SQL: `WITH PASSWORD '…'`, `IDENTIFIED BY '…'`.
+        "|\\b(?:with[ \\t]+(?:encrypted[ \\t]+)?password|identified[ \\t]+by)[ \\t]{0,4}=?)" +
+        "[ \\t]{0,4}(?:\"(?<secret>[^\"\\n]{1,4096})\"|'(?<secret>[^'\\n]{1,4096})')[ \\t]{0,4}(?=[,)\\];\\s]|$)",
       "dgi",
     ),
   secretGroup: "secret",
@@ -670,11 +700,16 @@ export const passwordCall: Rule = {
   truePositives: [
     'await client.login("deploy", "Qm4-Wz8-Lt2")',
     "requests.get(url, auth=('ci', 'Vx7#Rk2p'))",
+    "$db = new PDO($dsn, 'app', 'Hz2-Qr8-Lw5');",
+    'cfg.setPassword("Em4-Dr7-Kt2");',
+    "CREATE USER etl WITH PASSWORD 'Lg6-Sp1-Rv9';",
   ],
   falsePositives: [
     // Variables, not literals.
     "client.login(args.user, args.password)",
     'login("admin", "<your-password>")',
+    'cfg.setPassword(System.getenv("DB_PASSWORD"));',
+    "ALTER USER app WITH PASSWORD NULL;",
   ],
 };
 
