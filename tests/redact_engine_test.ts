@@ -234,6 +234,27 @@ Deno.test({
 });
 
 Deno.test({
+  name: "redactValue() replaces the value of a name/value entry whose name says secret",
+  permissions: "none",
+  fn() {
+    const value = {
+      environment: [
+        { name: "DB_PASSWORD", value: "Acorn5Rapids" },
+        { Name: "LOG_LEVEL", Value: "info" },
+        { key: "API_TOKEN", value: "t0k" },
+      ],
+    };
+    assert.deepEqual(redactValue(value).value, {
+      environment: [
+        { name: "DB_PASSWORD", value: "<SECRET>" },
+        { Name: "LOG_LEVEL", Value: "info" },
+        { key: "API_TOKEN", value: "<SECRET>" },
+      ],
+    });
+  },
+});
+
+Deno.test({
   name: "redactValue() keeps a __proto__ key as a key and two keys redacted alike apart",
   permissions: "none",
   fn() {

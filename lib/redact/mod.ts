@@ -201,6 +201,16 @@ function redactKeys(
   return { byKey, matchCount: result.matchCount, counts: result.counts };
 }
 
+/**
+ * Whether an object is a name/value entry whose name says secret
+ * (`{"name": "DB_PASSWORD", "value": "…"}` in ECS, Kubernetes and CI
+ * environments): then its `value` is a secret too.
+ */
+function namesSecretValue(entry: Record<string, unknown>): boolean {
+  const name = entry["name"] ?? entry["Name"] ?? entry["key"] ?? entry["Key"];
+  return typeof name === "string" && isSecretKeyName(name);
+}
+
 /** The rule id counted for a string replaced because its key names a secret. */
 export const SECRET_KEY_RULE_ID = "secret_key_name";
 
@@ -248,8 +258,10 @@ export function redactValue(value: unknown, options: RedactOptions = {}): ValueR
       continue;
     }
     const out = target as Record<string, unknown>;
+    const named = namesSecretValue(source as Record<string, unknown>);
     for (const [key, item] of Object.entries(source as Record<string, unknown>)) {
-      const secret = underSecret || isSecretKeyName(key);
+      const secret = underSecret || isSecretKeyName(key) ||
+        (named && (key === "value" || key === "Value"));
       const redactedKey = redactedKeys.byKey.get(key) ?? key;
       let name = redactedKey;
       // Two keys redacted alike must not overwrite each other.

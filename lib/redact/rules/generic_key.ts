@@ -211,7 +211,8 @@ export const genericKey: Rule = {
 /** A key, secret or token in XML, a .NET setting or a Terraform variable's default. */
 export const genericKeyMarkup: Rule = {
   id: "generic_api_key_markup",
-  description: "Key, secret or token in markup: <apiKey>…</apiKey>, <add key=… value=…/>",
+  description:
+    "Key, secret or token named apart from its value: <apiKey>…</apiKey>, <add key=… value=…/>, env name/value entries, Dockerfile ENV",
   placeholder: "<SECRET>",
   keywords: NAME_WORDS,
   precheck: (facts) => mayHoldMarkup(facts.text),
@@ -234,6 +235,8 @@ export const genericKeyMarkup: Rule = {
   truePositives: [
     "<settings>\n  <apiKey>Jq8Lw3Rz7Vx2Tm9Nb4</apiKey>\n</settings>",
     '<add key="StorageSecret" value="Kd4Wq8Zr2Lm7Vx3T" />',
+    "- name: STRIPE_WEBHOOK_SECRET\n  value: Wq4Zr8Lm2Xk7Tp3Vn9Bc",
+    "ENV NPM_TOKEN Rt8Kw3Lz7Qm2Xv6Pn9Bc4",
   ],
   falsePositives: [
     "<apiKey>YOUR_API_KEY</apiKey>",

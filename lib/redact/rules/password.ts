@@ -713,22 +713,33 @@ export const passwordCall: Rule = {
   ],
 };
 
-/** Whether the text has XML elements, .NET `<add key=…>` settings or Terraform variables. */
+/**
+ * Whether the text has XML elements, .NET `<add key=…>` settings, Terraform
+ * variables, name/value pairs or Dockerfile `ENV` lines.
+ */
 export function mayHoldMarkup(text: string): boolean {
-  return text.includes("</") || text.includes("<add") || text.includes("variable");
+  return text.includes("</") || text.includes("<add") || text.includes("variable") ||
+    text.includes("value") || text.includes("ENV ");
 }
 
 /**
- * A value named in markup, for a name that holds one of `words`: an XML
+ * A value named apart from it, for a name that holds one of `words`: an XML
  * element (`<password>…</password>`), a .NET setting
- * (`<add key="DbPassword" value="…"/>`), a Terraform variable's default.
+ * (`<add key="DbPassword" value="…"/>`), a Terraform variable's default, a
+ * Kubernetes or ECS environment entry (`- name: DB_PASSWORD` then
+ * `value: …`, `{"name": "DB_PASSWORD", "value": "…"}`), a Dockerfile's
+ * `ENV NAME value`.
  */
 export function markupPattern(words: string): RegExp {
   const name = `[\\w.:-]{0,40}?(?:${words})[\\w.-]{0,30}`;
   return new RegExp(
     `<(?<name>${name})(?:[ \\t][^<>\\n]{0,200})?>(?<secret>[^<>\\n]{1,4096})</\\k<name>>` +
       `|<add[ \\t]+key=(?<q>["'])(?<name>${name})\\k<q>[ \\t]+value=\\k<q>(?<secret>[^"'<>\\n]{1,4096})\\k<q>` +
-      `|\\bvariable[ \\t]+"(?<name>${name})"[ \\t]*\\{[^{}]{0,300}?\\bdefault[ \\t]*=[ \\t]*"(?<secret>[^"\\n]{1,4096})"`,
+      `|\\bvariable[ \\t]+"(?<name>${name})"[ \\t]*\\{[^{}]{0,300}?\\bdefault[ \\t]*=[ \\t]*"(?<secret>[^"\\n]{1,4096})"` +
+      `|(?<![\\w-])name:[ \\t]{0,4}["']?(?<name>${name})["']?[ \\t]{0,4}\\r?\\n[ \\t]{0,40}value:[ \\t]{0,4}` +
+      `(?:"(?<secret>[^"\\n]{1,4096})"|'(?<secret>[^'\\n]{1,4096})'|(?<secret>[^\\s"'#][^\\s#]{0,4095}))` +
+      `|"name"[ \\t]{0,4}:[ \\t]{0,4}"(?<name>${name})"[ \\t]{0,4},[ \\t]{0,4}"value"[ \\t]{0,4}:[ \\t]{0,4}"(?<secret>[^"\\n]{1,4096})"` +
+      `|(?<=^|\\n)[ \\t]{0,40}ENV[ \\t]{1,8}(?<name>${name})[ \\t]{1,8}(?:"(?<secret>[^"\\n]{1,4096})"|(?<secret>[^\\s"'=][^\\s]{0,4095}))`,
     "dgi",
   );
 }
@@ -765,11 +776,16 @@ export const passwordMarkup: Rule = {
     "<smtp>\n  <password>Hq7$Lm2-Rv9</password>\n</smtp>",
     '<add key="DbPassword" value="Tz8!Kq3Wm" />',
     'variable "admin_password" {\n  type    = string\n  default = "Wq5-Lp8-Rz2"\n}',
+    "env:\n  - name: DB_PASSWORD\n    value: Kp2-Wd7-Lx4",
+    '{"name": "DB_PASS", "value": "Kp2-Wd7-Lx4"}',
+    "ENV DB_PASS Kp2-Wd7-Lx4",
   ],
   falsePositives: [
     "<password>${LDAP_PASSWORD}</password>",
     "<passwordPolicy>strict</passwordPolicy>",
     "<requirePassword>true</requirePassword>",
+    'env:\n  - name: DB_PASSWORD\n    value: "$(DB_PASSWORD)"',
+    "ENV PASSWORD_MIN_LENGTH 12",
   ],
 };
 
