@@ -244,3 +244,31 @@ export const genericKeyMarkup: Rule = {
     "<tokenLifetime>3600</tokenLifetime>",
   ],
 };
+
+/** `the API key for the sandbox is …`, `token của bot là …`: a key given in prose. */
+export const genericKeyProse: Rule = {
+  id: "generic_api_key_prose",
+  description: "Key, secret or token given in prose (English or Vietnamese)",
+  placeholder: "<SECRET>",
+  keywords: ["key", "token", "secret"],
+  precheck: (facts) => /(?<![a-z])(?:is|was|là|la)(?![a-z])/.test(facts.lower),
+  pattern: () =>
+    new RegExp(
+      "(?<![A-Za-z])(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|client[ _-]?secret|token)(?![A-Za-z])" +
+        "(?:[ \\t]{1,4}[^\\s:=]{1,20}){0,4}?[ \\t]{1,4}(?:is|was|là|la)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
+        "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,8192})",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 400,
+  validators: [notPlaceholder, notCodePath, hasDigitAndLetter, minEntropy(3.2)],
+  allowlist: [],
+  truePositives: [
+    "The API key for the sandbox is Qx8Wm3Lr7Tz2Kv6Pn4Bc9Hd, it expires Friday.",
+    "token của bot là Zr7Kq2Wx9Lm4Vt8Pn3Bc6Hd nhé",
+  ],
+  falsePositives: [
+    "the token is stored in AWS Secrets Manager as prod/db/token-2024-rotation",
+    "the secret key is 32 characters long and base64 encoded",
+  ],
+};

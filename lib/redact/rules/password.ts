@@ -375,15 +375,19 @@ export const passwordProse: Rule = {
       "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
         "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
         "|(?:password|passphrase)(?:[ \\t]+[^\\s:=]{1,20}){0,3}?[ \\t]+(?:is|was|will be)[ \\t]*:?" +
-        "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`))" +
-        "[ \\t]*[\"'`“]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)])",
+        "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
+        // `the password's X`, `changed the password to X`, `use password 'X'`.
+        "|(?<![A-Za-z])(?:password|passphrase|pw)(?:'s|’s|[ \\t]+to|(?=[ \\t]+[\"'“]))[ \\t]*:?)" +
+        "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”" +
+        "|[`]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)]))",
       "dgi",
     ),
   secretGroup: "secret",
   priority: 440,
   validators: [
     function typedPassword(c) {
-      return /[()[\]{}]/.test(c.secret) ? "code expression" : passwordShapeProblem(c.secret);
+      if (/[()[\]{}]/.test(c.secret)) return "code expression";
+      return /\s/.test(c.secret) ? passphraseProblem(c.secret) : passwordShapeProblem(c.secret);
     },
   ],
   allowlist: [],
@@ -393,11 +397,15 @@ export const passwordProse: Rule = {
     "pass wifi là Tr4ngAn#88",
     // A backticked value after the word.
     "creds for staging: user `qa`, pass `Dv7-Kq2-Lm8`",
+    "user is deploy and the password's Qk4-Lm8-Zr2",
+    "I changed the admin password to Fd7#Cr4-Lq yesterday",
+    "use password 'Meadow Lark 88 Sunset' for the vault",
   ],
   falsePositives: [
     // Prose about passwords.
     "the password is too short and must have 12 characters",
     "mật khẩu là bắt buộc",
+    "I need the password to log in, and the password 'must be rotated' says the policy",
     // Code: the value is a call.
     'password = getpass.getpass("Password: ")',
   ],
