@@ -251,7 +251,8 @@ function flagValue(bare: string): string {
 }
 
 /** Commands whose `-p VALUE` (with a blank) is a password; `redis-cli` takes it as `-a`. */
-const SPACED_PASSWORD_COMMANDS = /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah)\b/;
+const SPACED_PASSWORD_COMMANDS =
+  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh)\b/;
 
 /** Rejects `-p VALUE` / `-a VALUE` outside the commands that take a password so. */
 function spacedFlagCommand(c: Candidate): string | undefined {
@@ -523,7 +524,9 @@ export const passwordPhraseLine: Rule = {
 
 /** What `htpasswd -b`, `net use`, an `expect` script and `echo … |` need first. */
 function mayRunPasswordCommand(lower: string): boolean {
-  return lower.includes("htpasswd") || lower.includes("net use") ||
+  return lower.includes("htpasswd") || lower.includes("net use") || lower.includes("net user") ||
+    lower.includes("<<<") || lower.includes("cmdkey") || lower.includes("openssl passwd") ||
+    lower.includes("rabbitmqctl") || /sqlplus|expdp|impdp|sqlldr|dgmgrl|rman /.test(lower) ||
     (lower.includes("send") && lower.includes("expect")) ||
     (lower.includes("echo") && (lower.includes("sudo -s") || lower.includes("password-stdin")));
 }
@@ -542,9 +545,25 @@ const SHELL_WORD =
 export const passwordCommand: Rule = {
   id: "password_command",
   description:
-    "Password given to a command as a word (htpasswd -b, net use, expect send, echo | sudo -S)",
+    "Password given to a command as a word (htpasswd -b, net use/user, cmdkey, expect send, echo | sudo -S, openssl passwd, rabbitmqctl, sqlplus u/p)",
   placeholder: "<PASSWORD>",
-  keywords: ["htpasswd", "net use", "send", "echo"],
+  keywords: [
+    "htpasswd",
+    "net use",
+    "net user",
+    "send",
+    "echo",
+    "<<<",
+    "cmdkey",
+    "openssl passwd",
+    "rabbitmqctl",
+    "sqlplus",
+    "expdp",
+    "impdp",
+    "sqlldr",
+    "dgmgrl",
+    "rman ",
+  ],
   precheck: (facts) => mayRunPasswordCommand(facts.lower),
   pattern: () =>
     new RegExp(
@@ -553,7 +572,14 @@ export const passwordCommand: Rule = {
         `|\\bnet[ \\t]+use[ \\t]+(?:[A-Za-z]:[ \\t]+)?\\\\\\\\\\S{1,1000}[ \\t]+(?:/user:\\S{1,200}[ \\t]+)?(?<net>${SHELL_WORD})` +
         `|\\bexpect[ \\t]+(?:-\\w{1,10}[ \\t]+)?"[^"\\n]{0,80}(?:assword|passphrase)[^"\\n]{0,40}"[ \\t]*\\r?\\n[ \\t]*` +
         `send[ \\t]+(?:--[ \\t]+)?"(?<quoted>(?<secret>[^"\\n\\\\]{1,4096}))(?:\\\\[rn])?"` +
-        `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|[^\\n|]{0,200}--password-stdin)`,
+        `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|[^\\n|]{0,200}--password-stdin)` +
+        `|--password-stdin[^\\n<]{0,200}<<<[ \\t]*${SHELL_WORD}` +
+        `|\\bnet[ \\t]+user[ \\t]+[^\\s/]\\S{0,100}[ \\t]+(?<net>${SHELL_WORD})(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|$))` +
+        `|\\bcmdkey(?:[ \\t]{1,8}/(?!pass:)[A-Za-z]{1,12}(?::\\S{1,200})?){0,4}[ \\t]{1,8}/pass:${SHELL_WORD}` +
+        `|\\bopenssl[ \\t]+passwd[ \\t]+(?:-(?:1|5|6|apr1|crypt|aixmd5)[ \\t]+|-salt[ \\t]+\\S{1,64}[ \\t]+){0,3}${SHELL_WORD}` +
+        `|\\brabbitmqctl[ \\t]+(?:add_user|change_password)[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
+        // Oracle's `user/password@db` logins.
+        `|\\b(?:sqlplus|expdp|impdp|sqlldr|dgmgrl|rman[ \\t]+target)[ \\t]+(?:-\\w{1,10}[ \\t]+){0,3}(?:userid=)?[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@|\\s|$)`,
       "dg",
     ),
   secretGroup: "secret",
@@ -564,6 +590,7 @@ export const passwordCommand: Rule = {
       const flags = c.groups["flags"];
       if (flags !== undefined && !/-[A-Za-z]*b/.test(flags)) return "htpasswd without -b";
       if (c.groups["net"] !== undefined && c.secret.startsWith("/")) return "a /switch";
+      if (c.groups["quoted"] === undefined && c.secret.startsWith("-")) return "a flag";
       if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
       return c.groups["quoted"] === undefined ? passwordShapeProblem(c.secret) : undefined;
     },
@@ -574,6 +601,12 @@ export const passwordCommand: Rule = {
     "net use Z: \\\\nas\\share /user:CORP\\ops Wk4!Lp9Tz",
     'expect "Password:"\nsend "Hx7#qL2m\\r"',
     "echo 'Zr5-Kp8-Wq2' | sudo -S systemctl restart app",
+    "net user backup Gn4-Rf8-Lq2 /add",
+    "cmdkey /add:nas /user:CORP\\svc /pass:Th7-Or3-Lk9",
+    "openssl passwd -6 'Pf8-Sh2-Lw5'",
+    "rabbitmqctl add_user admin Ks5-Dn8-Vq3",
+    "sqlplus system/Hr6-Lc2-Wp8@//db.lan:1521/ORCL",
+    "docker login --password-stdin -u ci registry.lan <<< 'Sk8-Ht3-Rv6'",
   ],
   falsePositives: [
     // No -b: htpasswd asks for the password.
@@ -582,6 +615,8 @@ export const passwordCommand: Rule = {
     // A variable.
     'expect "Password:"\nsend "$env(PASS)\\r"',
     "echo $PASSWORD | docker login --password-stdin",
+    "net user backup /delete && openssl passwd -6 -stdin < pw.txt && sqlplus / as sysdba",
+    "card ending 6467, exp 12/2028",
   ],
 };
 
