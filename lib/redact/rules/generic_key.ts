@@ -1,7 +1,8 @@
 /**
  * Generic keys named by context: a value of 16+ characters with letters,
  * digits and entropy, assigned to a name that says key, secret or token
- * (`api_key=…`, `"client_secret": "…"`, `X-API-Key: …`). Names that say the
+ * (`api_key=…`, `"client_secret": "…"`, `X-API-Key: …`); a shorter one (8+)
+ * when the name says secret outright and the value mixes cases and digits. Names that say the
  * value is public or not a secret (`…_id`, `hash`, `public_key`, `max_tokens`)
  * and values that are code (`os.environ[…]`, `getenv(…)`, `${VAR}`) stay.
  *
@@ -9,15 +10,17 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { textSecretNameProblem } from "../secret_keys.ts";
+import { isSecretKeyName, textSecretNameProblem } from "../secret_keys.ts";
 import { markupPattern, mayHoldMarkup, notConfigWord } from "./password.ts";
 import {
   hasDigitAndLetter,
   isNameChar,
+  lineBefore,
   minEntropy,
   notCall,
   notPlaceholder,
   remembered,
+  shannonEntropy,
 } from "../_validators.ts";
 
 // Patterns live inside the functions that use them: a regular expression is
@@ -25,7 +28,41 @@ import {
 
 function nameSaysSecret(c: Candidate): string | undefined {
   if (c.groups["setsecret"] !== undefined) return undefined;
-  return secretNameProblem(c.groups["name"] ?? "");
+  const name = c.groups["name"] ?? "";
+  // A session cookie's id is the session: whoever holds it is logged in.
+  if (/^session_?id$/i.test(name) && /cookie/i.test(lineBefore(c.text, c.matchStart, 300))) {
+    return undefined;
+  }
+  return secretNameProblem(name);
+}
+
+/** Values shorter than this need a name that says secret outright and a typed-secret shape. */
+const SHORT_MAX = 16;
+/** The shortest value a name alone makes a secret. */
+const SHORT_MIN = 8;
+
+/**
+ * Why a value under 16 characters is not a secret, or `undefined` when it
+ * is: its name must say secret outright (`AUTH_TOKEN`, `secret`), and it
+ * must mix lowercase, uppercase and digits without a word-like run of five
+ * letters of one case (`OAuth2Client`, `v2-2024-11`, `abc12345` stay).
+ */
+function shortValueShape(c: Candidate): string | undefined {
+  if (c.secret.length >= SHORT_MAX) return undefined;
+  if (!isSecretKeyName(c.groups["name"] ?? c.groups["setsecret"] ?? "")) {
+    return "short value under a name that does not say secret outright";
+  }
+  if (!/[a-z]/.test(c.secret) || !/[A-Z]/.test(c.secret) || !/\d/.test(c.secret)) {
+    return "short value without lowercase, uppercase and digits";
+  }
+  return /[a-z]{5}|[A-Z]{5}/.test(c.secret) ? "short value with a word-like run" : undefined;
+}
+
+/** Rejects a value of 16 characters or more whose entropy is at or below 3.2 bits per character. */
+function longValueEntropy(c: Candidate): string | undefined {
+  if (c.secret.length < SHORT_MAX) return undefined;
+  const h = shannonEntropy(c.secret);
+  return h <= 3.2 ? `entropy ${h.toFixed(2)} ≤ 3.2` : undefined;
 }
 
 const secretNameProblem = remembered(textSecretNameProblem);
@@ -120,6 +157,10 @@ function mayAssignSecret(lower: string): boolean {
       // A value may begin with `=`, which is also what may stand before it.
       while (valueStart > nameEnd && lower.charCodeAt(valueStart - 1) === 61) valueStart--;
       valueStart = pastBlockHeader(lower, valueStart);
+      // Laravel's `APP_KEY=base64:…` (the `=` may have been kept as the value's start).
+      for (const at of [valueStart, valueStart + 1]) {
+        if (lower.startsWith("base64:", at)) valueStart = at + 7;
+      }
       if (valueStart < runFrom || valueStart >= runEnd) {
         runFrom = valueStart;
         lastDigit = -1;
@@ -131,7 +172,9 @@ function mayAssignSecret(lower: string): boolean {
           else if (c >= 97 && c <= 122) lastLetter = runEnd;
         }
       }
-      if (runEnd - valueStart >= 16 && lastDigit >= valueStart && lastLetter >= valueStart) {
+      if (
+        runEnd - valueStart >= SHORT_MIN && lastDigit >= valueStart && lastLetter >= valueStart
+      ) {
         return true;
       }
     }
@@ -155,7 +198,7 @@ export const genericKey: Rule = {
         // `aws configure set NAME VALUE`; `gh secret set NAME --body VALUE` names a secret whatever NAME says.
         "|(?<=\\bconfigure[ \\t]+set[ \\t]+)(?<name>[\\w.-]{1,80})[ \\t]+[\"']?" +
         "|\\bgh[ \\t]+secret[ \\t]+set[ \\t]+(?<setsecret>[\\w-]{1,100})[ \\t]+(?:--body|-b)(?:=|[ \\t]+)[\"']?)" +
-        "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,8192})",
+        "(?:base64:)?(?<secret>[A-Za-z0-9_\\-+/=.~]{8,8192})",
       "dgi",
     ),
   secretGroup: "secret",
@@ -167,11 +210,18 @@ export const genericKey: Rule = {
     notCodePath,
     notPlainUuid,
     hasDigitAndLetter,
-    minEntropy(3.2),
+    shortValueShape,
+    minEntropy(2.5),
+    longValueEntropy,
   ],
   allowlist: [],
   truePositives: [
     "api_key: 3f9a2c7e1b5d4a8f9c0e2b4d6f8a1c3e",
+    // Short values under a name that says secret outright, and Laravel's `base64:` key.
+    'export AUTH_TOKEN=Kx92mfL0qP\nconst cfg = { secret: "Hq5-Wz9-Lk3-Rm7" }',
+    "APP_KEY=base64:Qm9vdHN0cmFwNGxhcmF2ZWwxMjM0NTY3ODkwYWJjZGVm",
+    // Django's session cookie.
+    "Cookie: sessionid=q8w3e7r2t6y1u5i9o4p0; csrftoken=Zx8Cv3Bn7Ml2Kj6Hg1Fd",
     "X-API-Key:Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1",
     '{"client_secret": "Zx7Cv3Bn8Ml1Kj5Hg9Fd2Sa6"}',
     "WEBHOOK_SIGNING_SECRET=9c0e2b4d6f8a1c3e3f9a2c7e1b5d4a8f",
@@ -205,6 +255,10 @@ export const genericKey: Rule = {
     "author: Nguyen Van An 2024 edition 1234567890",
     // A session's timeout.
     "session_timeout=86400000000000000s",
+    // Short values that are code or versions.
+    "auth: OAuth2Client\ntoken: v2-2024-11\nsecret: abc12345",
+    // A session id outside a cookie.
+    '"session_id": "q8w3e7r2t6y1u5i9o4p0"',
   ],
 };
 
