@@ -260,15 +260,15 @@ export function redactValue(value: unknown, options: RedactOptions = {}): ValueR
     const out = target as Record<string, unknown>;
     const named = namesSecretValue(source as Record<string, unknown>);
     for (const [key, item] of Object.entries(source as Record<string, unknown>)) {
-      const secret = underSecret || isSecretKeyName(key) ||
-        (named && (key === "value" || key === "Value"));
+      const secret = underSecret || isSecretKeyName(key);
+      const namedValue = named && (key === "value" || key === "Value");
       const redactedKey = redactedKeys.byKey.get(key) ?? key;
       let name = redactedKey;
       // Two keys redacted alike must not overwrite each other.
       for (let n = 2; Object.hasOwn(out, name); n++) name = `${redactedKey}#${n}`;
       // Defined, not assigned: a "__proto__" key must stay a key, not become the prototype.
       Object.defineProperty(out, name, {
-        value: copyOf(item, secret),
+        value: copyOf(item, secret || namedValue),
         enumerable: true,
         writable: true,
         configurable: true,

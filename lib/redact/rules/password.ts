@@ -374,6 +374,8 @@ export const passwordProse: Rule = {
   pattern: () =>
     new RegExp(
       "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
+        // `mật khẩu Ha@Noi2025`: no verb, the next word holds a digit.
+        "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
         "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
         "|(?:password|passphrase)(?:[ \\t]+[^\\s:=]{1,20}){0,3}?[ \\t]+(?:is|was|will be)[ \\t]*:?" +
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
@@ -396,6 +398,7 @@ export const passwordProse: Rule = {
     "mật khẩu wifi văn phòng là Hn@2024xyz nhé",
     "the admin password is Kq7!vR2m, change it after login",
     "pass wifi là Tr4ngAn#88",
+    "tài khoản admin, mật khẩu Ha@Noi2025, email sau",
     // A backticked value after the word.
     "creds for staging: user `qa`, pass `Dv7-Kq2-Lm8`",
     "user is deploy and the password's Qk4-Lm8-Zr2",
@@ -406,6 +409,7 @@ export const passwordProse: Rule = {
     // Prose about passwords.
     "the password is too short and must have 12 characters",
     "mật khẩu là bắt buộc",
+    "đổi mật khẩu sau 90 ngày",
     "I need the password to log in, and the password 'must be rotated' says the policy",
     // Code: the value is a call.
     'password = getpass.getpass("Password: ")',
