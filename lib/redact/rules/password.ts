@@ -740,7 +740,11 @@ export const passwordCall: Rule = {
     notPlaceholder,
     function typedInCall(c) {
       if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
-      return /\s/.test(c.secret) ? passphraseProblem(c.secret) : undefined;
+      if (/\s/.test(c.secret)) return passphraseProblem(c.secret);
+      // `login("admin", "admin")`, `"testpass"`: a fixture's word, not a typed password.
+      return charClasses(c.secret) < 2 && c.secret.length < 10
+        ? "one short character class"
+        : undefined;
     },
   ],
   allowlist: [],
@@ -755,6 +759,7 @@ export const passwordCall: Rule = {
     // Variables, not literals.
     "client.login(args.user, args.password)",
     'login("admin", "<your-password>")',
+    'self.client.login("testuser", "testpass")',
     'cfg.setPassword(System.getenv("DB_PASSWORD"));',
     "ALTER USER app WITH PASSWORD NULL;",
   ],
@@ -815,6 +820,7 @@ export const passwordMarkup: Rule = {
     function markupValue(c) {
       if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
       if (/\s/.test(c.secret)) return passphraseProblem(c.secret);
+      if (charClasses(c.secret) < 2 && c.secret.length < 10) return "one short character class";
       return placeholderProblem(c.secret);
     },
   ],
@@ -831,6 +837,7 @@ export const passwordMarkup: Rule = {
     "<password>${LDAP_PASSWORD}</password>",
     "<passwordPolicy>strict</passwordPolicy>",
     "<requirePassword>true</requirePassword>",
+    "<keystorePassword>changeit</keystorePassword>",
     'env:\n  - name: DB_PASSWORD\n    value: "$(DB_PASSWORD)"',
     "ENV PASSWORD_MIN_LENGTH 12",
   ],
