@@ -1,0 +1,287 @@
+/**
+ * Vendor secrets with no prefix of their own (a Cloudflare API token, a
+ * Datadog key, a Discord client secret, a Heroku API key): found by a key
+ * name that names the vendor and says secret (`cloudflare_api_token`,
+ * `discordToken`, `HEROKU_API_KEY`), in every syntax such a value is
+ * written in: assignments and `:=`, `::=`, `?=`, `+=`, `.=` (shell, Go,
+ * Makefiles, PHP), typed declarations (`var herokuToken string = …`,
+ * `val t: String = …`), JSON, YAML (also block scalars), XML elements, CSV
+ * cells and Logstash `=>`. The vendor word gates the rule, so it accepts
+ * values the generic rule must refuse: short ones, UUIDs, 15 to 20 digits.
+ *
+ * @module
+ */
+
+import type { Candidate, Rule } from "../_engine.ts";
+import { textPasswordNameProblem, textSecretNameProblem } from "../secret_keys.ts";
+import { notPlaceholder, remembered, shannonEntropy } from "../_validators.ts";
+
+/**
+ * Vendor words, lowercase, as they appear in key names (the scanners'
+ * vendor lists, and the vendors developers name most).
+ */
+const VENDORS = [
+  "adafruit",
+  "adobe",
+  "airbrake",
+  "airtable",
+  "algolia",
+  "alibaba",
+  "amplitude",
+  "artifactory",
+  "asana",
+  "assemblyai",
+  "atlassian",
+  "auth0",
+  "azure",
+  "azure_devops",
+  "beamer",
+  "bintray",
+  "bitbucket",
+  "bitfinex",
+  "bittrex",
+  "binance",
+  "braintree",
+  "browserstack",
+  "bugsnag",
+  "calendly",
+  "circleci",
+  "clickup",
+  "cloudflare",
+  "co_api_key",
+  "codacy",
+  "codeclimate",
+  "codecov",
+  "cohere",
+  "coinbase",
+  "confluence",
+  "confluent",
+  "contentful",
+  "coveralls",
+  "datadog",
+  "deepgram",
+  "deepseek",
+  "devops",
+  "discord",
+  "dockerhub",
+  "drone",
+  "droneci",
+  "dropbox",
+  "elevenlabs",
+  "etsy",
+  "facebook",
+  "fastly",
+  "figma",
+  "finicity",
+  "finnhub",
+  "firebase",
+  "flickr",
+  "freshbooks",
+  "freshdesk",
+  "gitguardian",
+  "gitter",
+  "gocardless",
+  "heroku",
+  "honeycomb",
+  "hubspot",
+  "intercom",
+  "jfrog",
+  "jira",
+  "kraken",
+  "kucoin",
+  "launchdarkly",
+  "linear",
+  "linked_in",
+  "linked-in",
+  "linkedin",
+  "lob",
+  "logdna",
+  "loggly",
+  "mailchimp",
+  "mailgun",
+  "mailjet",
+  "mandrill",
+  "mapbox",
+  "mattermost",
+  "meraki",
+  "message-bird",
+  "message_bird",
+  "messagebird",
+  "mistral",
+  "mixpanel",
+  "netlify",
+  "new-relic",
+  "new_relic",
+  "newrelic",
+  "nexmo",
+  "nytimes",
+  "okta",
+  "onesignal",
+  "opsgenie",
+  "pagerduty",
+  "paypal",
+  "paystack",
+  "pinecone",
+  "plaid",
+  "plivo",
+  "postmark",
+  "private-ai",
+  "private_ai",
+  "privateai",
+  "pusher",
+  "rapidapi",
+  "razorpay",
+  "rollbar",
+  "salesforce",
+  "segment",
+  "sendbird",
+  "sendgrid",
+  "sentry",
+  "shodan",
+  "slack",
+  "snyk",
+  "sonar",
+  "sourcegraph",
+  "sparkpost",
+  "squarespace",
+  "statuscake",
+  "sumo",
+  "supabase",
+  "telegram",
+  "telnyx",
+  "travis",
+  "trello",
+  "twilio",
+  "twitch",
+  "twitter",
+  "typeform",
+  "vercel",
+  "virustotal",
+  "vonage",
+  "yandex",
+  "zendesk",
+  "zoom",
+];
+
+/** Longest first, so `droneci` is tried before `drone`. */
+const BY_LENGTH = [...VENDORS].sort((a, b) => b.length - a.length);
+
+/**
+ * What stands between the name and the value: an optional closing quote,
+ * then an operator (typed declarations first), then an optional YAML block
+ * indicator, line break and indent, and an optional opening quote. Bounded.
+ */
+const ASSIGN = "(?:\\\\?[\"'`])?[ \\t]{0,4}" +
+  "(?:[ \\t]string[ \\t]{1,4}=|:[ \\t]{0,4}(?:[sS]tr(?:ing)?)[ \\t]{0,4}=|:{1,3}=|[?+.]?=|=>|:|,|>)" +
+  "[ \\t]{0,4}(?:[|>][-+]?[ \\t]{0,4})?(?:\\r?\\n[ \\t]{0,16})?(?:\\\\?[\"'`])?";
+
+/** The value, ended by a quote, a blank, `;`, `,`, `<`, a bracket or an escaped line break. */
+const VALUE = "(?<secret>[A-Za-z0-9][\\w.=+/~%:-]{9,199})(?=\\\\[nr\"']|[\"'`\\s;,<)\\]}]|$)";
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/**
+ * The vendor word must be a part of the name, not inside another word
+ * (`lob` in `global`, `sumo` in `consumo`): no letter before it unless a
+ * camelCase boundary, no lowercase letter after it.
+ */
+function vendorIsWordPart(c: Candidate): string | undefined {
+  const vendor = c.groups["vendor"] ?? "";
+  const before = c.text.charCodeAt(c.matchStart - 1);
+  const first = c.text.charCodeAt(c.matchStart);
+  const after = c.text.charCodeAt(c.matchStart + vendor.length);
+  const camel = first >= 65 && first <= 90 && before >= 97 && before <= 122;
+  if (isLetter(before) && !camel) return `${vendor} inside a word`;
+  // `CO_API_KEY` and `new_relic` end a name part themselves.
+  if (/[_-]/.test(vendor)) return undefined;
+  if (after >= 97 && after <= 122) return `${vendor} inside a word`;
+  if (/[A-Z]$/.test(vendor) && after >= 65 && after <= 90) return `${vendor} inside a word`;
+  return undefined;
+}
+
+/** The whole key name: what precedes the vendor word in the same name, the vendor, the rest. */
+function keyName(c: Candidate): string {
+  let start = c.matchStart;
+  const limit = Math.max(0, start - 40);
+  while (start > limit) {
+    const ch = c.text.charCodeAt(start - 1);
+    if (!(isLetter(ch) || (ch >= 48 && ch <= 57) || ch === 95 || ch === 45 || ch === 46)) break;
+    start--;
+  }
+  return c.text.slice(start, c.matchStart) + (c.groups["vendor"] ?? "") + (c.groups["rest"] ?? "");
+}
+
+const nameProblem = remembered((name: string) => {
+  const secret = textSecretNameProblem(name);
+  if (secret === undefined) return undefined;
+  // A vendor's personal access token: `AZURE_DEVOPS_PAT`, `gitlabPat`.
+  if (/(?:^|[^A-Za-z])(?:pat|PAT|Pat)$|[a-z]Pat$/.test(name)) return undefined;
+  return textPasswordNameProblem(name) === undefined ? undefined : secret;
+});
+
+function nameSaysSecret(c: Candidate): string | undefined {
+  return nameProblem(keyName(c));
+}
+
+/**
+ * A value that reads as a secret: random-looking, not code, a URL, a path,
+ * a date or a version. Digits alone count from 15 (Discord and Asana ids
+ * under a token name); letters alone only when long and mixed in case.
+ */
+function valueLooksRandom(c: Candidate): string | undefined {
+  const v = c.secret;
+  if (v.includes("://")) return "URL";
+  if (/^\d{4}-\d\d-\d\d/.test(v)) return "date";
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v)) return "dotted identifier";
+  const hasDigit = /\d/.test(v);
+  const hasLetter = /[A-Za-z]/.test(v);
+  if (!hasLetter) {
+    return /^\d{15,20}$/.test(v) ? undefined : "number, version or address";
+  }
+  const h = shannonEntropy(v);
+  if (!hasDigit) {
+    return v.length >= 20 && /[a-z]/.test(v) && /[A-Z]/.test(v) && h > 3.8 && !/[._-]/.test(v)
+      ? undefined
+      : "letters only";
+  }
+  return h <= 3 ? `entropy ${h.toFixed(2)} ≤ 3` : undefined;
+}
+
+/** A value assigned to a key that names a vendor and says secret. */
+export const vendorNamed: Rule = {
+  id: "vendor_named_secret",
+  description:
+    "A vendor's secret with no prefix of its own, named by a key that names the vendor and says secret, in any assignment syntax (code, config, JSON, YAML blocks, XML, CSV)",
+  placeholder: "<SECRET>",
+  keywords: VENDORS,
+  pattern: () =>
+    new RegExp(`(?<vendor>${BY_LENGTH.join("|")})(?<rest>[\\w.-]{0,40})${ASSIGN}${VALUE}`, "dgi"),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [vendorIsWordPart, nameSaysSecret, notPlaceholder, valueLooksRandom],
+  allowlist: [],
+  truePositives: [
+    "<cloudflareApiToken>WuyV7aX3p0oHjy7I0Y9BxN_9GhkX0NsCxL0l7zF3</cloudflareApiToken>",
+    "DATADOG_API_KEY ?= 0b2c076fa82bc26d3be6bd12dad89cd9",
+    'var herokuToken string = "ad1b1a5a-92ba-4b1f-b3be-8a4e310f517b"',
+    "discord_bot_token: |\n  mbk7szqocwef3h2jwljevqhumrfkaik1",
+    "discordClientSecret := `A82_gLKHimDel1bh3Yo1aoUYqpyMR9co`",
+    "twitch_client_secret,ywogj3a6sdp4h5i3849nz1zpwhn9kk,prod",
+    '  "linkedinToken" => "7vjwhaniqrf8jrti"',
+    "$mailjetKey .= 'b9294d351174fd0e09c584301ffd9516'",
+    "AZURE_DEVOPS_PAT=pvmswsga7mirjqrpmyf42mlsm4paeqwyj4og67fvn2gyzpeztqni",
+    "asana_access_token = 6813991583380144",
+  ],
+  falsePositives: [
+    "SENTRY_AUTH_TOKEN=${SENTRY_AUTH_TOKEN}",
+    "<globalToken>abc123def456ghi789</globalToken>",
+    "twitter_client_id = 1234567890123456789",
+    "slack_token_url: https://slack.com/api/oauth.v2.access",
+    "datadog_api_key: os.environ.DATADOG_KEY",
+    "cloudflare_token_expiry: 2025-11-30T10:42:17Z",
+    "sentry_token_version = 2.14.0",
+    "<herokuToken>{{ .Values.heroku.token }}</herokuToken>",
+  ],
+};
