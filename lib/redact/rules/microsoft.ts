@@ -1,7 +1,8 @@
 /**
  * Microsoft tokens beyond storage connection strings: the signature of an
  * Azure shared access signature (SAS) URL and Azure DevOps personal access
- * tokens in their current shape (84 characters, `AZDO` at 77–80).
+ * tokens in their current shape (84 characters, `AZDO` at 77–80), and the
+ * secret of an App Configuration connection string.
  *
  * @module
  */
@@ -42,5 +43,22 @@ export const azureDevOps: Rule = token({
   falsePositives: ["AZDO_PERSONAL_ACCESS_TOKEN=AZDO"],
 });
 
+/** The secret of an Azure App Configuration connection string. */
+export const azureAppConfig: Rule = {
+  id: "azure_app_config_secret",
+  description: "Azure App Configuration connection string: the Secret= after …azconfig.io;Id=…",
+  placeholder: "<AZURE_KEY>",
+  keywords: [".azconfig.io"],
+  pattern: () =>
+    /(?<=\.azconfig\.io;\s{0,4}Id=[\w+/:-]{8,40};\s{0,4}Secret=)[A-Za-z0-9+/]{36,60}={0,2}(?![\w+/=])/dg,
+  priority: 650,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  allowlist: [],
+  truePositives: [
+    'APP_CONFIG="Endpoint=https://acme-prod.azconfig.io;Id=jezP-LR-s0:aZfFlZMmzrUpLXFDoUho;Secret=BxnSWuiRp1oIW6sAte07jsy2zdvkqecEVlgpnIlIzI2="',
+  ],
+  falsePositives: ["Endpoint=https://contoso.azconfig.io;Id=xxx;Secret=xxx"],
+};
+
 /** The Microsoft family (storage connection strings live in `azure.ts`). */
-export const microsoft: Rule[] = [azureSasSignature, azureDevOps];
+export const microsoft: Rule[] = [azureSasSignature, azureDevOps, azureAppConfig];

@@ -4,7 +4,8 @@
  * Harness), code and data platforms (Sourcegraph, ClickHouse Cloud,
  * OpenShift, SettleMint), MaxMind licence keys, HubSpot private-app tokens,
  * Adobe client secrets, 42 (Intra) client secrets, Defined Networking keys,
- * Mailgun webhook signing keys and Sidekiq Enterprise credentials.
+ * Mailgun webhook signing keys, Sidekiq Enterprise credentials, crates.io
+ * and StackHawk tokens and Amazon MWS auth tokens.
  *
  * @module
  */
@@ -61,12 +62,15 @@ export const harness: Rule = token({
 /** Sourcegraph access tokens. */
 export const sourcegraph: Rule = token({
   id: "sourcegraph_token",
-  description: "Sourcegraph access token (sgp_, sgp_local_, sgp_<instance>_)",
+  description:
+    "Sourcegraph access token (sgp_, sgp_local_, sgp_<instance>_) and Segment public API token (sgp_ + 64)",
   placeholder: "<SOURCEGRAPH_TOKEN>",
   keywords: ["sgp_"],
-  pattern: () => /(?<![\w-])sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}(?![\w-])/dg,
+  pattern: () =>
+    /(?<![\w-])sgp_(?:(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}|[A-Za-z0-9]{64})(?![\w-])/dg,
   truePositives: [
     "SRC_ACCESS_TOKEN=sgp_38a6bb9c98ee36fd_44623d2b711e9f837f53e2dc8e0f583deecdb42d",
+    '{"segment_token": "sgp_vRzqUjIn5TzqdYkV71KBSO88FfkrQ6N5urngX3RfGGo11EuM7lmPYcinBReusNvT"}',
     "src login --token sgp_local_dbb921fd279f642da7dd834fade19ed102b85dbb",
   ],
   falsePositives: ["sgp_local_ is the prefix of local instance tokens"],
@@ -197,6 +201,42 @@ export const sidekiq: Rule = {
   falsePositives: ["BUNDLE_GEMS__CONTRIBSYS__COM=${SIDEKIQ_CREDS}"],
 };
 
+/** crates.io API tokens. */
+export const cratesIo: Rule = token({
+  id: "crates_io_token",
+  description: "crates.io API token (cio + 32)",
+  placeholder: "<CRATES_IO_TOKEN>",
+  keywords: ["cio"],
+  pattern: () => /(?<![\w-])cio[A-Za-z0-9]{32}(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: ["CARGO_REGISTRY_TOKEN=cioz0KgtkPpj6jwORyaoV6fXfJ44t1yOdjZ cargo publish"],
+  falsePositives: ["cioConfigurationLoaderForTheWebApp"],
+});
+
+/** StackHawk API keys. */
+export const stackhawk: Rule = token({
+  id: "stackhawk_key",
+  description: "StackHawk API key (hawk.….…)",
+  placeholder: "<STACKHAWK_KEY>",
+  keywords: ["hawk."],
+  pattern: () => /(?<![\w.-])hawk\.[\w-]{20}\.[\w-]{20}(?![\w.-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: ['HAWK_API_KEY="hawk.59FrBqslkNbRYytu3qgx.wWiHaTRMEr7dMZwo2aas"'],
+  falsePositives: ["hawk.config.scanner_settings_file"],
+});
+
+/** Amazon Marketplace Web Service auth tokens. */
+export const amazonMws: Rule = token({
+  id: "amazon_mws_token",
+  description: "Amazon MWS auth token (amzn.mws.uuid)",
+  placeholder: "<MWS_TOKEN>",
+  keywords: ["amzn.mws."],
+  pattern: () =>
+    /(?<![\w.-])amzn\.mws\.[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
+  truePositives: ["MWS_AUTH_TOKEN=amzn.mws.a8f0ef03-9d91-8fd2-7fb4-f072104d4430"],
+  falsePositives: ["amzn.mws.00000000-0000-0000-0000-000000000000"],
+});
+
 /** The platform family. */
 export const platforms: Rule[] = [
   onePasswordSecretKey,
@@ -212,6 +252,9 @@ export const platforms: Rule[] = [
   definedNetworking,
   mailgunSigning,
   sidekiq,
+  cratesIo,
+  stackhawk,
+  amazonMws,
 ];
 
 /** HashiCorp Vault tokens of the format before 1.10 (s. + 24). */

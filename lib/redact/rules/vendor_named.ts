@@ -47,6 +47,7 @@ const VENDORS = [
   "calendly",
   "circleci",
   "clickup",
+  "cloudant",
   "cloudflare",
   "co_api_key",
   "codacy",
@@ -79,11 +80,15 @@ const VENDORS = [
   "freshbooks",
   "freshdesk",
   "gitguardian",
+  "github",
+  "gitlab",
   "gitter",
   "gocardless",
   "heroku",
   "honeycomb",
   "hubspot",
+  "ibm",
+  "jenkins",
   "intercom",
   "jfrog",
   "jira",
@@ -133,12 +138,15 @@ const VENDORS = [
   "razorpay",
   "rollbar",
   "salesforce",
+  "sauce",
+  "saucelabs",
   "segment",
   "sendbird",
   "sendgrid",
   "sentry",
   "shodan",
   "slack",
+  "softlayer",
   "snyk",
   "sonar",
   "sourcegraph",
@@ -176,7 +184,7 @@ const ASSIGN = "(?:\\\\?[\"'`])?[ \\t]{0,4}" +
   "[ \\t]{0,4}(?:[|>][-+]?[ \\t]{0,4})?(?:\\r?\\n[ \\t]{0,16})?(?:\\\\?[\"'`])?";
 
 /** The value, ended by a quote, a blank, `;`, `,`, `<`, a bracket or an escaped line break. */
-const VALUE = "(?<secret>[A-Za-z0-9][\\w.=+/~%:-]{9,199})(?=\\\\[nr\"']|[\"'`\\s;,<)\\]}]|$)";
+const VALUE = "(?<secret>[A-Za-z0-9_][\\w.=+/~%:-]{9,199})(?=\\\\[nr\"']|[\"'`\\s;,<)\\]}]|$)";
 
 function isLetter(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -216,7 +224,8 @@ function keyName(c: Candidate): string {
 const nameProblem = remembered((name: string) => {
   const secret = textSecretNameProblem(name);
   if (secret === undefined) return undefined;
-  // A vendor's personal access token: `AZURE_DEVOPS_PAT`, `gitlabPat`.
+  // A vendor's personal access token (`AZURE_DEVOPS_PAT`, `gitlabPat`), a Jenkins crumb.
+  if (/crumb/i.test(name)) return undefined;
   if (/(?:^|[^A-Za-z])(?:pat|PAT|Pat)$|[a-z]Pat$/.test(name)) return undefined;
   return textPasswordNameProblem(name) === undefined ? undefined : secret;
 });
@@ -271,6 +280,7 @@ export const vendorNamed: Rule = {
     "twitch_client_secret,ywogj3a6sdp4h5i3849nz1zpwhn9kk,prod",
     '  "linkedinToken" => "7vjwhaniqrf8jrti"',
     "$mailjetKey .= 'b9294d351174fd0e09c584301ffd9516'",
+    "curl -X POST https://ci.acme.io/job/deploy/build -H 'Jenkins-Crumb:6b07adcf48b38f08b15222a74a7bd1a6'",
     "AZURE_DEVOPS_PAT=pvmswsga7mirjqrpmyf42mlsm4paeqwyj4og67fvn2gyzpeztqni",
     "asana_access_token = 6813991583380144",
   ],
