@@ -44,6 +44,7 @@ import { social } from "./social.ts";
 import { platforms, vaultLegacy } from "./platforms.ts";
 import { microsoft } from "./microsoft.ts";
 import { vendorNamed } from "./vendor_named.ts";
+import { kubernetesSecret } from "./kubernetes.ts";
 
 /** Every rule the redactor runs. */
 export const RULES: readonly Rule[] = [
@@ -90,4 +91,5 @@ export const RULES: readonly Rule[] = [
   vendorNamed,
   puttyPrivateKey,
   jwtBase64,
+  kubernetesSecret,
 ];
