@@ -5,7 +5,8 @@
  * OpenShift, SettleMint), MaxMind licence keys, HubSpot private-app tokens,
  * Adobe client secrets, 42 (Intra) client secrets, Defined Networking keys,
  * Mailgun webhook signing keys, Sidekiq Enterprise credentials, crates.io
- * and StackHawk tokens and Amazon MWS auth tokens.
+ * and StackHawk tokens, Amazon MWS auth tokens, Salesforce access tokens,
+ * ClickUp, PostHog and Honeycomb keys.
  *
  * @module
  */
@@ -237,6 +238,38 @@ export const amazonMws: Rule = token({
   falsePositives: ["amzn.mws.00000000-0000-0000-0000-000000000000"],
 });
 
+/** Salesforce session / OAuth access tokens (org id, `!`, token). */
+export const salesforce: Rule = token({
+  id: "salesforce_token",
+  description: "Salesforce access token (00D org id ! token)",
+  placeholder: "<SALESFORCE_TOKEN>",
+  keywords: ["00d"],
+  pattern: () => /(?<![\w-])00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,120}(?![\w.-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: [
+    'sf org display --json | jq .result.accessToken\n"00DPsEPha4MFZnerH6!II.7lZjPLKwVJveQI6RWMS3vvMI7dY0K30rYf6xhmzIB1JjGxpeYeD024mwKR.VtvrGrCyf19dg7ZwChrf9Gmm9vW6rdB3oC"',
+  ],
+  falsePositives: ["order 00D5e000000ABCD!pending"],
+});
+
+/** ClickUp personal API tokens, PostHog personal API keys and Honeycomb API keys. */
+export const workTools: Rule = token({
+  id: "work_tool_token",
+  description:
+    "ClickUp personal token (pk_<user id>_…), PostHog personal API key (phx_) and Honeycomb key (hcaik_, hcxik_, hcamk_, hcxmk_)",
+  placeholder: "<API_TOKEN>",
+  keywords: ["pk_", "phx_", "hcaik_", "hcxik_", "hcamk_", "hcxmk_"],
+  pattern: () =>
+    /(?<![\w-])(?:pk_\d{5,12}_[A-Z0-9]{32}|phx_[A-Za-z0-9]{40,50}|hc[ax][im]k_[A-Za-z0-9]{20,80})(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: [
+    "CLICKUP_TOKEN=pk_26007769_8T0CDTMEFZSXO5O3FQW1SNSMU54J6VGB",
+    'posthog = Posthog(personal_api_key="phx_8xVC1icivezRRk1Jii1T3TVzI0hZsEfwWxwj7FmKWdvmgNM", host="https://eu.posthog.com")',
+    "HONEYCOMB_API_KEY=hcaik_bc9cj140qpo3scy0xztwr56g6lk0jtwygfv4r9tdmhpdj90b3zo4zmn81z",
+  ],
+  falsePositives: ["the project key phc_ is public; pk_test_ keys are publishable"],
+});
+
 /** The platform family. */
 export const platforms: Rule[] = [
   onePasswordSecretKey,
@@ -255,6 +288,8 @@ export const platforms: Rule[] = [
   cratesIo,
   stackhawk,
   amazonMws,
+  salesforce,
+  workTools,
 ];
 
 /** HashiCorp Vault tokens of the format before 1.10 (s. + 24). */
