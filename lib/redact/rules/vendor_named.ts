@@ -183,6 +183,29 @@ const VENDORS = [
 /** Longest first, so `droneci` is tried before `drone`. */
 const BY_LENGTH = [...VENDORS].sort((a, b) => b.length - a.length);
 
+/** Words one of which every key name this rule accepts holds. */
+const NAME_WORDS = [
+  "key",
+  "secret",
+  "token",
+  "cred",
+  "auth",
+  "cookie",
+  "session",
+  "secure",
+  "pass",
+  "pwd",
+  "pat",
+  "crumb",
+];
+
+let vendorWords: RegExp | undefined;
+
+/** One pattern for all vendor words, made when first needed. */
+function anyVendor(): RegExp {
+  return vendorWords ??= new RegExp(BY_LENGTH.join("|"));
+}
+
 /**
  * What stands between the name and the value: an optional closing quote,
  * then an operator (typed declarations first), then an optional YAML block
@@ -273,7 +296,11 @@ export const vendorNamed: Rule = {
   description:
     "A vendor's secret with no prefix of its own, named by a key that names the vendor and says secret, in any assignment syntax (code, config, JSON, YAML blocks, XML, CSV)",
   placeholder: "<SECRET>",
-  keywords: VENDORS,
+  // Checking 170 vendor words one by one cost 0.4 ms on every 4 KB prompt:
+  // the rule waits for a word its key names need, then one pass asks for
+  // any vendor at all.
+  keywords: NAME_WORDS,
+  precheck: (facts) => anyVendor().test(facts.lower),
   pattern: () =>
     new RegExp(`(?<vendor>${BY_LENGTH.join("|")})(?<rest>[\\w.-]{0,40})${ASSIGN}${VALUE}`, "dgi"),
   secretGroup: "secret",
