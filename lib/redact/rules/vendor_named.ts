@@ -215,8 +215,21 @@ const ASSIGN = "(?:\\\\?[\"'`])?[ \\t]{0,4}" +
   "(?:[ \\t]string[ \\t]{1,4}=|:[ \\t]{0,4}(?:[sS]tr(?:ing)?)[ \\t]{0,4}=|:{1,3}=|[?+.]?=|=>|:|,|>)" +
   "[ \\t]{0,4}(?:[|>][-+]?[ \\t]{0,4})?(?:\\r?\\n[ \\t]{0,16})?(?:\\\\?[\"'`])?";
 
-/** The value, ended by a quote, a blank, `;`, `,`, `<`, a bracket or an escaped line break. */
-const VALUE = "(?<secret>[A-Za-z0-9_][\\w.=+/~%:-]{9,199})(?=\\\\[nr\"']|[\"'`\\s;,<)\\]}]|$)";
+/**
+ * Or the key said in words after the vendor (`twilio auth token: …`,
+ * `mailgun key 'key-…'`), as scanners' examples and people write it.
+ */
+const SAID = "(?<rest>[\\w.-]{0,20})[ \\t]{1,4}" +
+  "(?<word>(?:api[ _-]?|auth[ _-]?|access[ _-]?|secret[ _-]?)?(?:token|key|secret|password|passwd|credential)s?)" +
+  "[ \\t]{0,4}(?:[:=-]|=>|is|was)?[ \\t]{0,4}(?:\\\\?[\"'`])?";
+
+/**
+ * The value, ended by a quote, a blank, `;`, `,`, `<`, a bracket or an
+ * escaped line break. No `=` (but base64 padding) or `:` inside it: a value
+ * run then never holds another key's operator, so the runs of repeated
+ * `name=` text are read about once (see `_engine.ts` on linear patterns).
+ */
+const VALUE = "(?<secret>[A-Za-z0-9_][\\w.+/~%-]{9,199}={0,2})(?=\\\\[nr\"']|[\"'`\\s;,<)\\]}]|$)";
 
 function isLetter(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -250,7 +263,10 @@ function keyName(c: Candidate): string {
     if (!(isLetter(ch) || (ch >= 48 && ch <= 57) || ch === 95 || ch === 45 || ch === 46)) break;
     start--;
   }
-  return c.text.slice(start, c.matchStart) + (c.groups["vendor"] ?? "") + (c.groups["rest"] ?? "");
+  const word = c.groups["word"];
+  const said = word === undefined ? "" : `_${word.replace(/[ -]/g, "_")}`;
+  return c.text.slice(start, c.matchStart) + (c.groups["vendor"] ?? "") + (c.groups["rest"] ?? "") +
+    said;
 }
 
 const nameProblem = remembered((name: string) => {
@@ -290,6 +306,17 @@ function valueLooksRandom(c: Candidate): string | undefined {
   return h <= 3 ? `entropy ${h.toFixed(2)} ≤ 3` : undefined;
 }
 
+/** A key said in words holds a value that is plainly a token: 16+ characters, letters and digits. */
+function saidLooksRandom(c: Candidate): string | undefined {
+  if (c.groups["word"] === undefined) return undefined;
+  if (c.secret.length < 16) return `said in words, ${c.secret.length} < 16 characters`;
+  if (!/\d/.test(c.secret) || !/[A-Za-z]/.test(c.secret)) {
+    return "said in words, needs letters and digits";
+  }
+  const h = shannonEntropy(c.secret);
+  return h <= 3.5 ? `said in words, entropy ${h.toFixed(2)} ≤ 3.5` : undefined;
+}
+
 /** A value assigned to a key that names a vendor and says secret. */
 export const vendorNamed: Rule = {
   id: "vendor_named_secret",
@@ -302,10 +329,13 @@ export const vendorNamed: Rule = {
   keywords: NAME_WORDS,
   precheck: (facts) => anyVendor().test(facts.lower),
   pattern: () =>
-    new RegExp(`(?<vendor>${BY_LENGTH.join("|")})(?<rest>[\\w.-]{0,40})${ASSIGN}${VALUE}`, "dgi"),
+    new RegExp(
+      `(?<vendor>${BY_LENGTH.join("|")})(?:(?<rest>[\\w.-]{0,40})${ASSIGN}|${SAID})${VALUE}`,
+      "dgi",
+    ),
   secretGroup: "secret",
   priority: 450,
-  validators: [vendorIsWordPart, nameSaysSecret, notPlaceholder, valueLooksRandom],
+  validators: [vendorIsWordPart, nameSaysSecret, notPlaceholder, valueLooksRandom, saidLooksRandom],
   allowlist: [],
   truePositives: [
     "<cloudflareApiToken>WuyV7aX3p0oHjy7I0Y9BxN_9GhkX0NsCxL0l7zF3</cloudflareApiToken>",
@@ -318,6 +348,7 @@ export const vendorNamed: Rule = {
     "$mailjetKey .= 'b9294d351174fd0e09c584301ffd9516'",
     "curl -X POST https://ci.acme.io/job/deploy/build -H 'Jenkins-Crumb:6b07adcf48b38f08b15222a74a7bd1a6'",
     "AZURE_DEVOPS_PAT=pvmswsga7mirjqrpmyf42mlsm4paeqwyj4og67fvn2gyzpeztqni",
+    "twilio auth token: f6934a33aa8cabfdf0d6eead7841d642",
     "asana_access_token = 6813991583380144",
   ],
   falsePositives: [
@@ -328,6 +359,7 @@ export const vendorNamed: Rule = {
     "datadog_api_key: os.environ.DATADOG_KEY",
     "cloudflare_token_expiry: 2025-11-30T10:42:17Z",
     "sentry_token_version = 2.14.0",
+    "the github token expires 2026-03-01; the slack secret rotation runbook",
     "<herokuToken>{{ .Values.heroku.token }}</herokuToken>",
   ],
 };
