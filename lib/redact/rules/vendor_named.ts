@@ -212,7 +212,7 @@ function anyVendor(): RegExp {
  * indicator, line break and indent, and an optional opening quote. Bounded.
  */
 const ASSIGN = "(?:\\\\?[\"'`])?[ \\t]{0,4}" +
-  "(?:[ \\t]string[ \\t]{1,4}=|:[ \\t]{0,4}(?:[sS]tr(?:ing)?)[ \\t]{0,4}=|:{1,3}=|[?+.]?=|=>|:|,|>)" +
+  "(?:[ \\t]string[ \\t]{1,4}=|:[ \\t]{0,4}(?:[sS]tr(?:ing)?)[ \\t]{0,4}=|:{1,3}=|[?+.]?=|=>|:|(?<comma>,)|>)" +
   "[ \\t]{0,4}(?:[|>][-+]?[ \\t]{0,4})?(?:\\r?\\n[ \\t]{0,16})?(?:\\\\?[\"'`])?";
 
 /**
@@ -283,6 +283,19 @@ function nameSaysSecret(c: Candidate): string | undefined {
 }
 
 /**
+ * A comma separates a name from its value only in a CSV row, where the
+ * name opens the line: in code, `[GITHUB_TOKEN, "…"]` lists two things.
+ */
+function commaOpensRow(c: Candidate): string | undefined {
+  if (c.groups["comma"] === undefined) return undefined;
+  const name = keyName(c);
+  let at = c.matchStart -
+    (name.length - (c.groups["vendor"] ?? "").length - (c.groups["rest"] ?? "").length);
+  while (at > 0 && (c.text[at - 1] === " " || c.text[at - 1] === "\t")) at--;
+  return at === 0 || c.text[at - 1] === "\n" ? undefined : "a comma inside a line, not a CSV cell";
+}
+
+/**
  * A value that reads as a secret: random-looking, not code, a URL, a path,
  * a date or a version. Digits alone count from 15 (Discord and Asana ids
  * under a token name); letters alone only when long and mixed in case.
@@ -335,7 +348,14 @@ export const vendorNamed: Rule = {
     ),
   secretGroup: "secret",
   priority: 450,
-  validators: [vendorIsWordPart, nameSaysSecret, notPlaceholder, valueLooksRandom, saidLooksRandom],
+  validators: [
+    vendorIsWordPart,
+    nameSaysSecret,
+    commaOpensRow,
+    notPlaceholder,
+    valueLooksRandom,
+    saidLooksRandom,
+  ],
   allowlist: [],
   truePositives: [
     "<cloudflareApiToken>WuyV7aX3p0oHjy7I0Y9BxN_9GhkX0NsCxL0l7zF3</cloudflareApiToken>",
@@ -354,6 +374,7 @@ export const vendorNamed: Rule = {
   falsePositives: [
     "SENTRY_AUTH_TOKEN=${SENTRY_AUTH_TOKEN}",
     "<globalToken>abc123def456ghi789</globalToken>",
+    'const names = [AWS_KEY, GITHUB_PAT, "Zq8mN3xV7bL2kR9tW4"];',
     "twitter_client_id = 1234567890123456789",
     "slack_token_url: https://slack.com/api/oauth.v2.access",
     "datadog_api_key: os.environ.DATADOG_KEY",
