@@ -3,8 +3,9 @@
  * (in-process, through our own scorer), the scorer itself, and the rule
  * catalogue that `deno task redact:catalogue` writes.
  *
- * - `dev.jsonl` and `dev_sessions.jsonl` are the development corpora: 100 %
- *   recall and no firm false positive, asserted.
+ * - `dev.jsonl`, `dev_sessions.jsonl` and `dev_providers.jsonl` (provider
+ *   formats the public secret scanners list, in session text) are the
+ *   development corpora: 100 % recall and no firm false positive, asserted.
  * - `heldout.jsonl` and `heldout_sessions.jsonl` were written before any
  *   tuning and are never tuned on: their scores are printed, not asserted
  *   (see docs/redaction.md for the numbers before and after).
@@ -26,7 +27,7 @@ import {
 const CORPUS = new URL("redaction/corpus/", import.meta.url);
 const ROOT = fileUrlToPath(new URL("..", import.meta.url));
 
-for (const name of ["dev.jsonl", "dev_sessions.jsonl"]) {
+for (const name of ["dev.jsonl", "dev_sessions.jsonl", "dev_providers.jsonl"]) {
   Deno.test(`redactText() removes every secret of ${name} and changes no firm negative`, async () => {
     const score = scoreRedactText(await loadCorpus(new URL(name, CORPUS)));
     assert.equal(score.recall, 1, formatScore(name, score, 20));

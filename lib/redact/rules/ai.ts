@@ -1,7 +1,7 @@
 /**
  * AI platform keys with their own prefix, besides OpenAI, Anthropic and
  * Hugging Face (files of their own): Groq, Replicate, Perplexity, xAI,
- * OpenRouter, LangSmith and Pinecone.
+ * OpenRouter, LangSmith, Pinecone, NVIDIA, Tavily, ElevenLabs and Langfuse.
  *
  * @module
  */
@@ -45,5 +45,24 @@ export const openrouter: Rule = token({
   falsePositives: ["sk-or-v1- keys are OpenRouter's"],
 });
 
+/** More AI and agent platform keys with a prefix of their own. */
+export const aiKeysMore: Rule = token({
+  id: "ai_platform_key",
+  description:
+    "NVIDIA (nvapi-), Tavily (tvly-), ElevenLabs (sk_ + 48 hex) and Langfuse (sk-lf-) secret keys",
+  placeholder: "<AI_API_KEY>",
+  keywords: ["nvapi-", "tvly-", "sk_", "sk-lf-"],
+  pattern: () =>
+    /(?<![\w-])(?:nvapi-[\w-]{64}|tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}|sk_[a-f0-9]{48}|sk-lf-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
+  truePositives: [
+    'client = OpenAI(base_url="https://integrate.api.nvidia.com/v1", api_key="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")',
+    "TAVILY_API_KEY=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",
+    "ELEVENLABS_API_KEY=sk_a8df89d4d2b940dd1e9019a9c4aafac680440fe7f49f6437",
+    "LANGFUSE_SECRET_KEY=sk-lf-3c26b90a-1106-4110-aaec-af3303c16013",
+  ],
+  falsePositives: ["nvapi- and tvly- keys go in the environment, never in code"],
+});
+
 /** The AI family. */
-export const ai: Rule[] = [aiKeys, openrouter];
+export const ai: Rule[] = [aiKeys, openrouter, aiKeysMore];

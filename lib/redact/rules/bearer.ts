@@ -1,5 +1,7 @@
 /**
- * Opaque bearer tokens: whatever follows `Bearer`, Okta's `SSWS` (or `Authorization: token`)
+ * Opaque bearer tokens: whatever follows `Bearer`, Okta's `SSWS`, or a vendor's own
+ * scheme after `Authorization:` (`token`, `Api-Token`, Discord's `Bot`, `OAuth`,
+ * Opsgenie's `GenieKey`, Splunk, Zoho, DeepL, Klaviyo)
  * when it looks like a token: 16+ characters with letters and digits and
  * some entropy. Variables (`$TOKEN`) and templates stay; a JWT after
  * `Bearer` goes to the JWT rule, which ranks higher.
@@ -13,12 +15,13 @@ import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts
 /** The token after `Bearer` / `Authorization: token`. */
 export const bearer: Rule = {
   id: "bearer_token",
-  description: "Opaque bearer token after Bearer, SSWS or Authorization: token",
+  description:
+    "Opaque bearer token after Bearer, SSWS or a vendor scheme in Authorization (token, Api-Token, Bot, GenieKey, …)",
   placeholder: "<REDACTED>",
   keywords: ["bearer", "authorization", "ssws"],
   pattern: () =>
     new RegExp(
-      "(?:\\b(?:[Bb]earer|BEARER|SSWS)|[Aa]uthorization(?:\\\\?[\"'])?[ \\t]*[:=][ \\t]*(?:\\\\?[\"'])?(?:[Tt]oken|TOKEN))" +
+      "(?:\\b(?:[Bb]earer|BEARER|SSWS)|[Aa]uthorization(?:\\\\?[\"'])?[ \\t]*[:=][ \\t]*(?:\\\\?[\"'])?(?:[Tt]oken|TOKEN|[Aa]pi-?[Tt]oken|Bot|OAuth|GenieKey|Splunk|Zoho-oauthtoken|DeepL-Auth-Key|Klaviyo-API-Key))" +
         "[ \\t]+(?<secret>[A-Za-z0-9._~+/-]{15,8192}[A-Za-z0-9_~+/-]={0,2})",
       "dg",
     ),
@@ -29,6 +32,10 @@ export const bearer: Rule = {
   truePositives: [
     'curl -H "Authorization: Bearer q8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2" https://api.example.org',
     "Authorization: token Zx7Cv3Bn8Ml1Kj5Hg9Fd2Sa6Pq0Wo4Ie",
+    // Vendor schemes: Dynatrace, Opsgenie, Discord.
+    "curl -H 'Authorization: Api-Token Tq7Wm2Xc9Vb4Nl6Kp3Hs8Dq5Rz1Fy0Gu' https://acme.live.dynatrace.com/api/v2/metrics",
+    "Authorization: GenieKey 3c9f0a1e-7b2d-4c8e-9f6a-5d1b3e7c9a2f",
+    '"Authorization": "Bot Mz5Nq8Rt2Wx4Yb7Lc1Kd9Fh3Gj6Pv0Sm"',
     // Okta's scheme.
     "Authorization: SSWS 00Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4Io7Qw",
   ],

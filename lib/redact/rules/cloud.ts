@@ -1,6 +1,6 @@
 /**
  * Cloud and platform tokens that carry their own prefix: DigitalOcean,
- * Vercel, Databricks, Cloudflare origin CA, Heroku, Fly.io, Netlify,
+ * Vercel, Databricks, Cloudflare (API tokens and origin CA keys), Heroku, Fly.io, Netlify,
  * Alibaba, Azure AD client secrets, Doppler, HashiCorp Vault and Terraform
  * Cloud, Pulumi, Yandex Cloud, Tailscale, PlanetScale, Supabase, Neon, Deno
  * Deploy, Render and 1Password service accounts. Tokens of these vendors
@@ -68,6 +68,21 @@ export const cloudflareOriginCa: Rule = token({
     "CF_ORIGIN_CA_KEY=v1.0-f3df183f224a000ba3166b32-5de7ea32ef028f90570d8a1ecf589e98f34904ff40cd852e0e973aa6445234db4107e6d78545bc52b906dab49d81699e90ddde8639332c501cc8145110647d5dc1599d5db65c064dcc",
   ],
   falsePositives: ["released v1.0-beta of the client"],
+});
+
+/** Cloudflare API tokens and keys in their prefixed format. */
+export const cloudflareToken: Rule = token({
+  id: "cloudflare_api_token",
+  description: "Cloudflare user (cfut_) and account (cfat_) API token and global API key (cfk_)",
+  placeholder: "<CLOUDFLARE_KEY>",
+  keywords: ["cfut_", "cfat_", "cfk_"],
+  pattern: () => /(?<![\w-])(?:cfut|cfat|cfk)_[A-Za-z0-9]{48}(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: [
+    'curl -H "Authorization: Bearer cfut_7GVKJwZtzIhNL4rBT4njWXv5LoCjjIoFuCX9rEf06551a477" https://api.cloudflare.com/client/v4/user/tokens/verify',
+    "CLOUDFLARE_API_TOKEN=cfat_jx9Xk46stFwQbIMi0uOjZp0O4t0KpjzwSlRGxeTZ5dc6494a",
+  ],
+  falsePositives: ["cfut_ and cfat_ tokens end in a CRC32 checksum"],
 });
 
 /** Heroku platform tokens. */
@@ -305,6 +320,7 @@ export const cloud: Rule[] = [
   vercel,
   databricks,
   cloudflareOriginCa,
+  cloudflareToken,
   heroku,
   flyio,
   netlify,

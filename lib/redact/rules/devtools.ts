@@ -79,10 +79,10 @@ export const dockerHub: Rule = token({
 /** JFrog Artifactory API keys and identity tokens. */
 export const jfrog: Rule = token({
   id: "jfrog_token",
-  description: "JFrog API key (AKCp) and identity / reference token (cmVmdGtuOjAxOj…)",
+  description: "JFrog API key (AKCp) and identity / reference token (cmVmd…, base64 of reftkn)",
   placeholder: "<JFROG_TOKEN>",
-  keywords: ["akcp", "cmvmdgtuojaxoj"],
-  pattern: () => /(?<![\w-])(?:AKCp[A-Za-z0-9]{69}|cmVmdGtuOjAxOj[A-Za-z0-9]{50,8192})(?![\w-])/dg,
+  keywords: ["akcp", "cmvmd"],
+  pattern: () => /(?<![\w-])(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59,8192})(?![\w-])/dg,
   truePositives: [
     "artifactory_api_key: AKCp7TnCTstgDJnq3QyQyHMdrJDa9OTB6H5mZCvkRYoUjghyDS3ElcNt7pOQw5Z1XCTS5csoB",
     'curl -H "Authorization: Bearer cmVmdGtuOjAxOjCTXj2iXOls0UqcukVAhYbeqH3dhQr2DO4195ig9ww4KM128n9T" https://acme.jfrog.io/artifactory/api/repositories',
@@ -223,16 +223,21 @@ export const atlassian: Rule = token({
 /** Notion integration tokens. */
 export const notion: Rule = token({
   id: "notion_token",
-  description: "Notion integration token (ntn_, legacy secret_ + 43)",
+  description: "Notion integration token (ntn_ + 40–60, legacy secret_ + 43)",
   placeholder: "<NOTION_TOKEN>",
   keywords: ["ntn_", "secret_"],
-  pattern: () => /(?<![\w-])(?:ntn_\d{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})(?![\w-])/dg,
+  pattern: () => /(?<![\w-])(?:ntn_[A-Za-z0-9]{40,60}|secret_[A-Za-z0-9]{43})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
     "NOTION_TOKEN=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",
+    // Not every ntn_ token starts with eleven digits.
+    'curl -H "Authorization: Bearer ntn_Jq4w8XeR2tYu6Io0PaS3dF5gH7jK9lZxC1vB3nM5qW7eR" https://api.notion.com/v1/users',
     'notion = Client(auth="secret_xON79I63oNzkDYn85qux2vEL4Q0WyYiwzH3aWt7NC85")',
   ],
-  falsePositives: ["secret_access_key_rotation_schedule_for_prod"],
+  falsePositives: [
+    "secret_access_key_rotation_schedule_for_prod",
+    "ntn_internal_notification_handler_registry_v2",
+  ],
 });
 
 /** Figma personal access tokens. */

@@ -48,3 +48,29 @@ export const jwt: Rule = {
     "eyJ0aGVtZSI6ImRhcmsifQ.eyJsYW5nIjoidmkifQ",
   ],
 };
+
+/** Base64 that decodes to a JWT's `eyJ….eyJ…`. */
+function decodesToJwt(c: Candidate): string | undefined {
+  const padded = c.secret.padEnd(c.secret.length + 3 & ~3, "=");
+  if (!isBase64(padded)) return "not base64";
+  return /^eyJ[\w-]{6,}\.eyJ[\w-]{6,}/.test(atob(padded)) ? undefined : "does not decode to a JWT";
+}
+
+/** A JWT encoded once more in base64 (`ZXlK…`, as Kubernetes secrets and some SDKs store it). */
+export const jwtBase64: Rule = {
+  id: "jwt_base64",
+  description: "A JSON Web Token encoded once more in base64 (ZXlK…)",
+  placeholder: "<JWT>",
+  keywords: ["zxlk"],
+  pattern: () => /(?<![\w+/-])ZXlK[A-Za-z0-9+/]{40,8192}={0,2}(?![\w+/=-])/dg,
+  priority: 700,
+  validators: [decodesToJwt],
+  allowlist: [],
+  truePositives: [
+    "  token: ZXlKaGJHY2lPaUpJVXpJMU5pSjkuZXlKemRXSWlPaUpoY0hBdE9TSXNJbWxoZENJNk1UY3dNREF3TURBd01IMC5sNkZ5cVQ5bVIyeE4ydzhjVjR6UTFrQnA3c0wzZEowZ0E=",
+  ],
+  falsePositives: [
+    // Base64 of a JSON object, not of a token.
+    "ZXlKMGFHVnRaU0k2SW1SaGNtc2lMQ0pzWVc1bklqb2lkbWtpZlE9PQ==",
+  ],
+};

@@ -25,12 +25,12 @@ import { messaging } from "./messaging.ts";
 import { payments } from "./payments.ts";
 import { huggingface } from "./huggingface.ts";
 import { iban } from "./iban.ts";
-import { jwt } from "./jwt.ts";
+import { jwt, jwtBase64 } from "./jwt.ts";
 import { npm } from "./npm.ts";
 import { openai } from "./openai.ts";
 import { password } from "./password.ts";
 import { phone } from "./phone.ts";
-import { privateKey, privateKeyBase64 } from "./private_key.ts";
+import { privateKey, privateKeyBase64, puttyPrivateKey } from "./private_key.ts";
 import { privateSpan } from "./private_span.ts";
 import { sendgrid } from "./sendgrid.ts";
 import { slack } from "./slack.ts";
@@ -40,6 +40,11 @@ import { telegram } from "./telegram.ts";
 import { travisSecure } from "./travis.ts";
 import { urlPassword, urlTokenUser } from "./url_password.ts";
 import { webhookSecret } from "./webhook_secret.ts";
+import { social } from "./social.ts";
+import { platforms, vaultLegacy } from "./platforms.ts";
+import { microsoft } from "./microsoft.ts";
+import { vendorNamed } from "./vendor_named.ts";
+import { kubernetesSecret } from "./kubernetes.ts";
 
 /** Every rule the redactor runs. */
 export const RULES: readonly Rule[] = [
@@ -81,4 +86,12 @@ export const RULES: readonly Rule[] = [
   ...phone,
   genericKeyMarkup,
   genericKeyProse,
+  ...social,
+  ...platforms,
+  vaultLegacy,
+  ...microsoft,
+  vendorNamed,
+  puttyPrivateKey,
+  jwtBase64,
+  kubernetesSecret,
 ];

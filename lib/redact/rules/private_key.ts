@@ -99,3 +99,22 @@ export const privateKeyBase64: Rule = {
     "    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUMvakNDQWVhZ0F3SUJBZ0lCQURBTkJna3Fo",
   ],
 };
+
+/** A PuTTY private key file (`.ppk`), from its first line to its MAC. */
+export const puttyPrivateKey: Rule = {
+  id: "putty_private_key",
+  description: "PuTTY private key file (PuTTY-User-Key-File-2/3 … Private-MAC), the whole file",
+  placeholder: "<PRIVATE_KEY>",
+  keywords: ["putty-user-key-file-"],
+  pattern: () =>
+    /PuTTY-User-Key-File-[23]:[^\n]{1,200}\n(?:[^\n]{0,200}\n){1,60}?Private-MAC:[ \t]*[a-f0-9]{40,64}/dg,
+  priority: 900,
+  validators: [],
+  allowlist: [],
+  truePositives: [
+    "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: deploy@ci\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIH8m2Qx7Lp4Rt9Wz3Vb6Nc1Kd5Fs0Ga2Ue4Io7Qw3E\nr5Ty9Ui\nPrivate-Lines: 1\nAAAAIFq8Mm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4Io7Qw3\nPrivate-MAC: 3b9f0c7a5e1d2c4b6a8f0e2d4c6b8a0f1e3d5c7b9a1f3e5d7c9b1a3f5e7d9c1b",
+  ],
+  falsePositives: [
+    "convert it with puttygen; the file starts with PuTTY-User-Key-File-3: and a type",
+  ],
+};

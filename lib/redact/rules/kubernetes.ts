@@ -1,0 +1,108 @@
+/**
+ * Kubernetes Secret manifests: every value under `data:` of a document of
+ * `kind: Secret` is a base64-encoded secret, whatever its key is called
+ * (`DB_USER`, `.dockerconfigjson`, `STRIPE`). The same keys under a
+ * ConfigMap, or outside `data:`, stay.
+ *
+ * @module
+ */
+
+import type { Candidate, Rule } from "../_engine.ts";
+import { isBase64 } from "../_validators.ts";
+
+/** How far a value may be from its document's `kind: Secret`. */
+const DOCUMENT_REACH = 4096;
+
+function indentOf(line: string): number {
+  let n = 0;
+  while (n < line.length && (line[n] === " " || line[n] === "\t")) n++;
+  return n;
+}
+
+/**
+ * The last verdict, kept for the next value of the same block: a Secret
+ * with thousands of entries would otherwise read back up to its header for
+ * each of them (quadratic); with it each gap between values is read once.
+ */
+let lastBlock:
+  | { text: string; end: number; indent: number; verdict: string | undefined }
+  | undefined;
+
+/** Whether every line of `gap` (between two values) belongs to a block indented by `indent`. */
+function staysInBlock(gap: string, indent: number): boolean {
+  for (const line of gap.split("\n")) {
+    if (line.trim() !== "" && indentOf(line) < indent) return false;
+  }
+  return true;
+}
+
+/**
+ * The value sits in the `data:` block of a `kind: Secret` document: the
+ * nearest line above with less indent is `data:`, and the document (from
+ * the `---` before to the `---` after, within reach) says `kind: Secret`.
+ */
+function inSecretData(c: Candidate): string | undefined {
+  const indent = indentOf(c.match);
+  const last = lastBlock;
+  if (
+    last !== undefined && last.text === c.text && last.indent === indent &&
+    last.end <= c.matchStart && c.matchStart - last.end <= DOCUMENT_REACH &&
+    staysInBlock(c.text.slice(last.end, c.matchStart), indent)
+  ) {
+    last.end = c.matchStart + c.match.length;
+    return last.verdict;
+  }
+  const verdict = secretDataProblem(c, indent);
+  lastBlock = { text: c.text, end: c.matchStart + c.match.length, indent, verdict };
+  return verdict;
+}
+
+function secretDataProblem(c: Candidate, indent: number): string | undefined {
+  const from = Math.max(0, c.matchStart - DOCUMENT_REACH);
+  const before = c.text.slice(from, c.matchStart).split("\n");
+  let header: string | undefined;
+  for (let i = before.length - 2; i >= 0; i--) {
+    const line = before[i]!;
+    if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
+    if (indentOf(line) < indent) {
+      header = line.trim();
+      break;
+    }
+  }
+  if (header !== "data:") return "not under data:";
+  const start = c.text.lastIndexOf("\n---", c.matchStart);
+  const docStart = start < from ? from : start;
+  const next = c.text.indexOf("\n---", c.end);
+  const docEnd = next < 0 ? c.text.length : next;
+  const documentText = c.text.slice(docStart, Math.min(docEnd, c.end + DOCUMENT_REACH));
+  return /(?:^|\n)kind:[ \t]*["']?Secret["']?[ \t]*(?:\r?\n|$)/.test(documentText)
+    ? undefined
+    : "not in a kind: Secret document";
+}
+
+function base64Value(c: Candidate): string | undefined {
+  return isBase64(c.secret) ? undefined : "not base64";
+}
+
+/** A base64 value under `data:` in a Secret manifest. */
+export const kubernetesSecret: Rule = {
+  id: "kubernetes_secret_data",
+  description:
+    "Kubernetes Secret manifest: each base64 value under data: of a kind: Secret document",
+  placeholder: "<KUBERNETES_SECRET>",
+  keywords: ["kind: secret", 'kind: "secret"', "kind: 'secret'"],
+  pattern: () =>
+    /^[ \t]{1,12}["']?[\w.-]{1,253}["']?:[ \t]{1,4}["']?(?<secret>[A-Za-z0-9+/]{4,8192}={0,2})["']?[ \t]*\r?$/dgm,
+  secretGroup: "secret",
+  priority: 450,
+  validators: [base64Value, inSecretData],
+  allowlist: [],
+  truePositives: [
+    "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\ndata:\n  DB_USER: YXBwX3VzZXI=\n  STRIPE: c2tfbGl2ZV81MUhxOExtM1Z4N1J0Mkt3OVBuNFliNkhjMUpkNUZzMEdh\n",
+    "data:\n  .dockerconfigjson: eyJhdXRocyI6eyJnaGNyLmlvIjp7ImF1dGgiOiJZV05zYVRwbmFIQmZNVEl6In19fQ==\nkind: Secret\ntype: kubernetes.io/dockerconfigjson",
+  ],
+  falsePositives: [
+    "apiVersion: v1\nkind: ConfigMap\ndata:\n  LOG_LEVEL: ZGVidWc=\n",
+    "kind: Secret\nmetadata:\n  name: app\n  labels:\n    team: cGF5bWVudHM=\n",
+  ],
+};

@@ -1,0 +1,310 @@
+/**
+ * Platform and identity tokens that carry their own prefix or shape:
+ * 1Password account secret keys, Okta-free identity services (Authress,
+ * Harness), code and data platforms (Sourcegraph, ClickHouse Cloud,
+ * OpenShift, SettleMint), MaxMind licence keys, HubSpot private-app tokens,
+ * Adobe client secrets, 42 (Intra) client secrets, Defined Networking keys,
+ * Mailgun webhook signing keys, Sidekiq Enterprise credentials, crates.io
+ * and StackHawk tokens, Amazon MWS auth tokens, Salesforce access tokens,
+ * ClickUp, PostHog and Honeycomb keys.
+ *
+ * @module
+ */
+
+import type { Rule } from "../_engine.ts";
+import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
+import { token } from "./_token.ts";
+
+/** 1Password account secret keys (the second factor of an account). */
+export const onePasswordSecretKey: Rule = token({
+  id: "onepassword_secret_key",
+  description: "1Password account secret key (A3-XXXXXX-…)",
+  placeholder: "<ONEPASSWORD_KEY>",
+  keywords: ["a3-"],
+  pattern: () =>
+    /(?<![\w-])A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: [
+    "Secret Key: A3-3F7U2D-73ZX4K03W3V-SXVFA-PTJNS-NYF0W",
+    "op account add --secret-key A3-LR2HWH-ITQVGV-DTKQT-N6CLZ-DFEFP-RFFH5",
+  ],
+  falsePositives: ["A3-XXXXXX-XXXXXXXXXXX-XXXXX-XXXXX-XXXXX", "paper size A3-landscape"],
+});
+
+/** Authress service client access keys. */
+export const authress: Rule = token({
+  id: "authress_key",
+  description: "Authress service client access key (sc_….….acc_….…)",
+  placeholder: "<AUTHRESS_KEY>",
+  keywords: [".acc_", ".acc-"],
+  pattern: () =>
+    /(?<![\w-])(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}(?![\w+/=-])/dg,
+  truePositives: [
+    "AUTHRESS_KEY=sc_b2fp3u52ws8nho.vpu65.acc_9uvq5hdt6edo9ya1u8wz.7VW9BQm3OduLqDrXDzzYBfFjn0S1KrY0qgRzbUstyL0a8THIU0zKVhBQWyMx5wLS",
+  ],
+  falsePositives: ["sc_main.a1b2.acc_prod is a path, not a key"],
+});
+
+/** Harness personal and service account tokens. */
+export const harness: Rule = token({
+  id: "harness_token",
+  description: "Harness personal (pat.) and service account (sat.) token",
+  placeholder: "<HARNESS_TOKEN>",
+  keywords: ["pat.", "sat."],
+  pattern: () =>
+    /(?<![\w.-])[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}(?![\w.-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: [
+    'curl -H "x-api-key: pat.u6-qP8FFAU0ptqrBM9-cJJ.8VGo9DZjgSvOt7iLuwvbyUac.eQxC6w9KyFkjkTsf9f4f" https://app.harness.io/gateway/ng/api/user/currentUser',
+  ],
+  falsePositives: ["pat.account.settings.notifications"],
+});
+
+/** Sourcegraph access tokens. */
+export const sourcegraph: Rule = token({
+  id: "sourcegraph_token",
+  description:
+    "Sourcegraph access token (sgp_, sgp_local_, sgp_<instance>_) and Segment public API token (sgp_ + 64)",
+  placeholder: "<SOURCEGRAPH_TOKEN>",
+  keywords: ["sgp_"],
+  pattern: () =>
+    /(?<![\w-])sgp_(?:(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}|[A-Za-z0-9]{64})(?![\w-])/dg,
+  truePositives: [
+    "SRC_ACCESS_TOKEN=sgp_38a6bb9c98ee36fd_44623d2b711e9f837f53e2dc8e0f583deecdb42d",
+    '{"segment_token": "sgp_vRzqUjIn5TzqdYkV71KBSO88FfkrQ6N5urngX3RfGGo11EuM7lmPYcinBReusNvT"}',
+    "src login --token sgp_local_dbb921fd279f642da7dd834fade19ed102b85dbb",
+  ],
+  falsePositives: ["sgp_local_ is the prefix of local instance tokens"],
+});
+
+/** ClickHouse Cloud API secret keys. */
+export const clickhouse: Rule = token({
+  id: "clickhouse_key",
+  description: "ClickHouse Cloud API secret key (4b1d…)",
+  placeholder: "<CLICKHOUSE_KEY>",
+  keywords: ["4b1d"],
+  pattern: () => /(?<![\w-])4b1d[A-Za-z0-9]{38}(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: ["CLICKHOUSE_KEY_SECRET=4b1duUBBpuwgi4IYZpRbGxneL9ZKCdplzzgXOvr7uw"],
+  falsePositives: ["commit 4b1d3f9a2c7e1b5d4a8f9c0e2b4d6f8a1c3e5b7d"],
+});
+
+/** OpenShift OAuth access tokens. */
+export const openshift: Rule = token({
+  id: "openshift_token",
+  description: "OpenShift OAuth access token (sha256~…)",
+  placeholder: "<OPENSHIFT_TOKEN>",
+  keywords: ["sha256~"],
+  pattern: () => /(?<![\w-])sha256~[\w-]{43}(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: [
+    "oc login --token=sha256~cQ1PHcZNpzPtdLngLnUMPKFlWneZyVHpFKpz-gvF1zj --server=https://api.ocp.acme.io:6443",
+  ],
+  falsePositives: ["tokens start with sha256~ and are 50 characters long"],
+});
+
+/** SettleMint application, personal and service access tokens. */
+export const settlemint: Rule = token({
+  id: "settlemint_token",
+  description: "SettleMint application (sm_aat_), personal (sm_pat_) and service (sm_sat_) token",
+  placeholder: "<SETTLEMINT_TOKEN>",
+  keywords: ["sm_aat_", "sm_pat_", "sm_sat_"],
+  pattern: () => /(?<![\w-])sm_[aps]at_[A-Za-z0-9]{16}(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
+  truePositives: ["SETTLEMINT_ACCESS_TOKEN=sm_pat_euOp0FtXnTnlrGW1"],
+  falsePositives: ["sm_pat_settings_page"],
+});
+
+/** MaxMind licence keys. */
+export const maxmind: Rule = token({
+  id: "maxmind_license_key",
+  description: "MaxMind GeoIP licence key (…_mmk)",
+  placeholder: "<MAXMIND_KEY>",
+  keywords: ["_mmk"],
+  pattern: () => /(?<![\w-])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: ["MAXMIND_LICENSE_KEY=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"],
+  falsePositives: ["geoip_update_license_key_mmk"],
+});
+
+/** HubSpot private app access tokens. */
+export const hubspot: Rule = token({
+  id: "hubspot_token",
+  description: "HubSpot private app access token (pat-na1-uuid, pat-eu1-uuid)",
+  placeholder: "<HUBSPOT_TOKEN>",
+  keywords: ["pat-na", "pat-eu", "pat-ap"],
+  pattern: () =>
+    /(?<![\w-])pat-(?:na|eu|ap)\d-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
+  truePositives: [
+    'hubspot.Client(access_token="pat-na1-3b27b78c-25ee-4cce-a7e3-3b667bacadba")',
+  ],
+  falsePositives: ["pat-na1 is the North America region"],
+});
+
+/** Adobe and 42 (Intra) OAuth client secrets. */
+export const oauthClientSecrets: Rule = token({
+  id: "oauth_client_secret",
+  description: "Adobe (p8e-) and 42 Intra (s-s4t2ud-, s-s4t2af-) OAuth client secret",
+  placeholder: "<CLIENT_SECRET>",
+  keywords: ["p8e-", "s-s4t2"],
+  pattern: () => /(?<![\w-])(?:p8e-[A-Za-z0-9]{32}|s-s4t2(?:ud|af)-[a-f0-9]{64})(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
+  truePositives: [
+    "ADOBE_CLIENT_SECRET=p8e-ycacgscKQ61lTNOkxT72PdynN7VktlXD",
+    "FT_SECRET=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",
+  ],
+  falsePositives: ["p8e-setup-guide"],
+});
+
+/** Defined Networking (Managed Nebula) API keys. */
+export const definedNetworking: Rule = token({
+  id: "defined_networking_key",
+  description: "Defined Networking (Managed Nebula) API key (dnkey-…-…)",
+  placeholder: "<DNKEY>",
+  keywords: ["dnkey-"],
+  pattern: () => /(?<![\w-])dnkey-[\w=-]{26}-[\w=-]{52}(?![\w=-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: [
+    "DN_API_KEY=dnkey-I-LOEujyLHCA1jVgxxuo-o6Bzh-qOXkx9c1FPLk27JtcwdJDUTF-c63ocTu6chmTL7uLI-NqNWoUtba",
+  ],
+  falsePositives: ["dnkey-rotation-runbook"],
+});
+
+/** Mailgun webhook signing keys. */
+export const mailgunSigning: Rule = token({
+  id: "mailgun_signing_key",
+  description: "Mailgun webhook signing key (32 hex-8 hex-8 hex) where Mailgun is named",
+  placeholder: "<MAILGUN_KEY>",
+  keywords: ["mailgun"],
+  pattern: () => /(?<![\w-])[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
+  truePositives: ["MAILGUN_WEBHOOK_SIGNING_KEY=126a14e7f8fa49ffd78c55a04b431dba-cf32a93e-5c04dc25"],
+  falsePositives: ["00000000000000000000000000000000-00000000-00000000"],
+});
+
+/** Sidekiq Enterprise / Pro gem credentials. */
+export const sidekiq: Rule = {
+  id: "sidekiq_credentials",
+  description:
+    "Sidekiq Pro / Enterprise gem credentials (8 hex:8 hex), as a Bundler setting or in the gem URL",
+  placeholder: "<SIDEKIQ_SECRET>",
+  keywords: ["contribsys"],
+  pattern: () =>
+    /(?<=BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM["']?[ \t]{0,3}[=:][ \t]{0,3}["']?|(?:gems|enterprise)\.contribsys\.com[ \t]{1,4})[a-f0-9]{8}:[a-f0-9]{8}(?![\w:-])|(?<=https?:\/\/)[a-f0-9]{8}:[a-f0-9]{8}(?=@(?:gems|enterprise)\.contribsys\.com)/dgi,
+  priority: 800,
+  validators: [notPlaceholder, minEntropy(2.5)],
+  allowlist: [],
+  truePositives: [
+    "BUNDLE_ENTERPRISE__CONTRIBSYS__COM=00b50545:548ca639",
+    "bundle config --local gems.contribsys.com c82300b8:cca6758c",
+    'source "https://2b7204b6:fa3c024e@enterprise.contribsys.com/"',
+  ],
+  falsePositives: ["BUNDLE_GEMS__CONTRIBSYS__COM=${SIDEKIQ_CREDS}"],
+};
+
+/** crates.io API tokens. */
+export const cratesIo: Rule = token({
+  id: "crates_io_token",
+  description: "crates.io API token (cio + 32)",
+  placeholder: "<CRATES_IO_TOKEN>",
+  keywords: ["cio"],
+  pattern: () => /(?<![\w-])cio[A-Za-z0-9]{32}(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: ["CARGO_REGISTRY_TOKEN=cioz0KgtkPpj6jwORyaoV6fXfJ44t1yOdjZ cargo publish"],
+  falsePositives: ["cioConfigurationLoaderForTheWebApp"],
+});
+
+/** StackHawk API keys. */
+export const stackhawk: Rule = token({
+  id: "stackhawk_key",
+  description: "StackHawk API key (hawk.….…)",
+  placeholder: "<STACKHAWK_KEY>",
+  keywords: ["hawk."],
+  pattern: () => /(?<![\w.-])hawk\.[\w-]{20}\.[\w-]{20}(?![\w.-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: ['HAWK_API_KEY="hawk.59FrBqslkNbRYytu3qgx.wWiHaTRMEr7dMZwo2aas"'],
+  falsePositives: ["hawk.config.scanner_settings_file"],
+});
+
+/** Amazon Marketplace Web Service auth tokens. */
+export const amazonMws: Rule = token({
+  id: "amazon_mws_token",
+  description: "Amazon MWS auth token (amzn.mws.uuid)",
+  placeholder: "<MWS_TOKEN>",
+  keywords: ["amzn.mws."],
+  pattern: () =>
+    /(?<![\w.-])amzn\.mws\.[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
+  truePositives: ["MWS_AUTH_TOKEN=amzn.mws.a8f0ef03-9d91-8fd2-7fb4-f072104d4430"],
+  falsePositives: ["amzn.mws.00000000-0000-0000-0000-000000000000"],
+});
+
+/** Salesforce session / OAuth access tokens (org id, `!`, token). */
+export const salesforce: Rule = token({
+  id: "salesforce_token",
+  description: "Salesforce access token (00D org id ! token)",
+  placeholder: "<SALESFORCE_TOKEN>",
+  keywords: ["00d"],
+  pattern: () => /(?<![\w-])00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,120}(?![\w.-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: [
+    'sf org display --json | jq .result.accessToken\n"00DPsEPha4MFZnerH6!II.7lZjPLKwVJveQI6RWMS3vvMI7dY0K30rYf6xhmzIB1JjGxpeYeD024mwKR.VtvrGrCyf19dg7ZwChrf9Gmm9vW6rdB3oC"',
+  ],
+  falsePositives: ["order 00D5e000000ABCD!pending"],
+});
+
+/** ClickUp personal API tokens, PostHog personal API keys and Honeycomb API keys. */
+export const workTools: Rule = token({
+  id: "work_tool_token",
+  description:
+    "ClickUp personal token (pk_<user id>_…), PostHog personal API key (phx_) and Honeycomb key (hcaik_, hcxik_, hcamk_, hcxmk_)",
+  placeholder: "<API_TOKEN>",
+  keywords: ["pk_", "phx_", "hcaik_", "hcxik_", "hcamk_", "hcxmk_"],
+  pattern: () =>
+    /(?<![\w-])(?:pk_\d{5,12}_[A-Z0-9]{32}|phx_[A-Za-z0-9]{40,50}|hc[ax][im]k_[A-Za-z0-9]{20,80})(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: [
+    "CLICKUP_TOKEN=pk_26007769_8T0CDTMEFZSXO5O3FQW1SNSMU54J6VGB",
+    'posthog = Posthog(personal_api_key="phx_8xVC1icivezRRk1Jii1T3TVzI0hZsEfwWxwj7FmKWdvmgNM", host="https://eu.posthog.com")',
+    "HONEYCOMB_API_KEY=hcaik_bc9cj140qpo3scy0xztwr56g6lk0jtwygfv4r9tdmhpdj90b3zo4zmn81z",
+  ],
+  falsePositives: ["the project key phc_ is public; pk_test_ keys are publishable"],
+});
+
+/** The platform family. */
+export const platforms: Rule[] = [
+  onePasswordSecretKey,
+  authress,
+  harness,
+  sourcegraph,
+  clickhouse,
+  openshift,
+  settlemint,
+  maxmind,
+  hubspot,
+  oauthClientSecrets,
+  definedNetworking,
+  mailgunSigning,
+  sidekiq,
+  cratesIo,
+  stackhawk,
+  amazonMws,
+  salesforce,
+  workTools,
+];
+
+/** HashiCorp Vault tokens of the format before 1.10 (s. + 24). */
+export const vaultLegacy: Rule = token({
+  id: "vault_legacy_token",
+  description: "HashiCorp Vault service token of the format before 1.10 (s. + 24, mixed case)",
+  placeholder: "<VAULT_TOKEN>",
+  keywords: ["s."],
+  // Starts at the literal, so V8 skips ahead to each "s." instead of trying every offset.
+  pattern: () => /s\.(?<=(?<![\w.$/-])s\.)[A-Za-z0-9]{24}(?![\w.-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, mixedCase, minEntropy(3.8)],
+  truePositives: ["export VAULT_TOKEN=s.Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1"],
+  falsePositives: ["s.toStringRepresentation", "this.s.Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1"],
+});
+
+function mixedCase(c: { secret: string }): string | undefined {
+  return /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret) ? undefined : "one letter case";
+}

@@ -1,0 +1,102 @@
+/**
+ * Social and content platform tokens that carry their own shape: Meta
+ * (Facebook / Instagram) access tokens, Twitter / X app bearer tokens,
+ * Dropbox short- and long-lived tokens and Mapbox secret tokens. Mapbox
+ * public tokens (`pk.`) are meant for browsers and stay.
+ *
+ * @module
+ */
+
+import type { Candidate, Rule } from "../_engine.ts";
+import {
+  hasDigitAndLetter,
+  minEntropy,
+  notPlaceholder,
+  placeholderProblem,
+  shannonEntropy,
+} from "../_validators.ts";
+import { token } from "./_token.ts";
+
+/**
+ * The part of a token after a fixed run of `A`s (Twitter and Dropbox put one
+ * in every token) must be random: the run itself is no placeholder.
+ */
+function randomAfterRun(c: Candidate): string | undefined {
+  const tail = c.secret.replace(/^[a-z0-9]{0,11}A{10,22}/, "");
+  const placeholder = placeholderProblem(tail);
+  if (placeholder !== undefined) return placeholder;
+  const h = shannonEntropy(tail);
+  return h <= 4 ? `tail entropy ${h.toFixed(2)} ≤ 4` : undefined;
+}
+
+/** Meta (Facebook, Instagram, WhatsApp) user, page and app access tokens. */
+export const meta: Rule = token({
+  id: "meta_access_token",
+  description:
+    "Meta (Facebook / Instagram / WhatsApp) access token (EAA…, 100+ characters) and app token (app id|secret)",
+  placeholder: "<META_TOKEN>",
+  keywords: ["eaa", "|"],
+  precheck: (facts) => facts.digitCluster() >= 13 || facts.startsWord("EAA"),
+  pattern: () =>
+    /(?<![\w-])(?:EAA[B-Z][A-Za-z0-9]{90,400}|\d{15,16}\|[A-Za-z0-9_-]{27,40})(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: [
+    "curl -G https://graph.facebook.com/v19.0/me -d access_token=EAAG9Z6vEpM7vsGrKXcb3ZFeR344mEsQnkJFgsROoHWL6khXIC6RVFwzT2geA2wSqgY9RPERw0cKayTmoGBEf3fQ7Xz3n5vFPDli8ofAkZGi1nzvDqUN8FoipbhDFWJm9uVzRY73Rcq4RIh637Hn3MJ2D83g1LiCaFR6kX5VqqC3nUJ5yGzFjOdW",
+    'WHATSAPP_TOKEN="EAAM2V26yqpq4LI4ONh7whGr0uYydVfG0bsDQdB6US7bCLy5R2IgSR40QYAeilxKEpsN7NLK2Ki4To0asjw8PxvHqrnj0vb4abHhiKwyMy5VCoX1jG76jGyxcPXh"',
+    "app_token = 0451066638632067|aAZBObVeTtc75bMliA44_Jd4eBwrwr0u",
+  ],
+  falsePositives: [
+    "EAAGxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "order 1234567890123456|shipped-to-warehouse-north",
+  ],
+});
+
+/** Twitter / X app-only bearer tokens. */
+export const twitterBearer: Rule = token({
+  id: "twitter_bearer_token",
+  description: "Twitter / X app bearer token (22 A's, then 80–120 characters)",
+  placeholder: "<TWITTER_TOKEN>",
+  keywords: ["aaaaaaaaaaaaaaaaaaaaaa"],
+  pattern: () => /(?<![\w-])A{22}[A-Za-z0-9%]{80,120}(?![\w%-])/dg,
+  validators: [randomAfterRun],
+  truePositives: [
+    "TWITTER_BEARER_TOKEN=AAAAAAAAAAAAAAAAAAAAAA4B3IWvg3hbEghzFrLTzngu8IO9i7GVQcj6jec0czHmhhpLvCR4OzQTjHF14cstZ5xFNZgNj1bavGsg4He2a8Mx7LMOwA",
+  ],
+  falsePositives: [
+    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+  ],
+});
+
+/** Dropbox tokens. */
+export const dropbox: Rule = token({
+  id: "dropbox_token",
+  description: "Dropbox short-lived access token (sl.) and long-lived token (11 + ten A's + 43)",
+  placeholder: "<DROPBOX_TOKEN>",
+  keywords: ["sl.", "aaaaaaaaaa"],
+  pattern: () =>
+    /(?<![\w.-])(?:sl\.[A-Za-z0-9_=-]{130,1400}|[a-z0-9]{11}A{10}[A-Za-z0-9_=-]{43})(?![\w=-])/dg,
+  validators: [hasDigitAndLetter, randomAfterRun],
+  truePositives: [
+    'const dbx = new Dropbox({ accessToken: "sl.BV7GRVJNV4NxMW6JYhwTeNMokSxXJ-ZwBBGMUcbDZuINWHrClJScYWxVGlPG947pq0H3m-wyw5qODblzLpd9pUGnZCtYOca9Z6wzIP9E2Tvrl3K_GI3fPaXeS_nb_lUfg8h48PCkRNK" });',
+    "DROPBOX_TOKEN=2a172q9cd0wAAAAAAAAAAR5nDBts60sGv2Eu8ZkiBh4wDfOPW1PEPoSNfnMtCmEd",
+  ],
+  falsePositives: ["sl.example_of_a_short_lived_token"],
+});
+
+/** Mapbox secret tokens. */
+export const mapbox: Rule = token({
+  id: "mapbox_secret_token",
+  description: "Mapbox secret (sk.eyJ…) and temporary (tk.eyJ…) token; public pk. tokens stay",
+  placeholder: "<MAPBOX_TOKEN>",
+  keywords: ["sk.eyj", "tk.eyj"],
+  pattern: () => /(?<![\w.-])[st]k\.eyJ[A-Za-z0-9_-]{20,400}\.[A-Za-z0-9_-]{20,40}(?![\w.-])/dg,
+  truePositives: [
+    "MAPBOX_DOWNLOADS_TOKEN=sk.eyJ1IjoiYaLd5Mm3tNxccGgMgoAezv8AiDa09qEbkYIDFsaZy4rF.7-nxg8XXkL1UtAJd1PBG0j",
+  ],
+  falsePositives: [
+    "public tokens start with pk.eyJ1IjoiYWNtZSIsImEiOiJjbGZ4In0.Xk4v7Yq2Lm9Pn3Rt5Sw8Uw and stay",
+  ],
+});
+
+/** The social and content platform family. */
+export const social: Rule[] = [meta, twitterBearer, dropbox, mapbox];
