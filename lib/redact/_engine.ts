@@ -24,6 +24,7 @@
  * @module
  */
 
+import { groupPlace } from "./_group_place.ts";
 import { isAsciiLetter, isWordOrHyphen } from "./_validators.ts";
 
 /** What a validator sees of one candidate. */
@@ -263,6 +264,39 @@ const anchors = new Map<string, string>();
 /** V8 finds a pattern of up to this many characters by its first character alone. */
 const ANCHOR_MAX_CHARS = 6;
 
+/** Rank of each character in {@linkcode BY_FREQUENCY} (every other one ranks last), by code. */
+let ranks: Uint8Array | undefined;
+
+function frequencyRank(code: number): number {
+  if (ranks === undefined) {
+    ranks = new Uint8Array(129).fill(BY_FREQUENCY.length);
+    for (let i = 0; i < BY_FREQUENCY.length; i++) ranks[BY_FREQUENCY.charCodeAt(i)] = i;
+  }
+  return ranks[code < 128 ? code : 128]!;
+}
+
+/** Offsets {@linkcode sampledCounts} looks at. */
+const SAMPLES = 4096;
+
+/**
+ * How often each character occurs at 4,096 offsets of `lower`, by code
+ * (every one past U+007F counted together). The offsets follow a fixed
+ * pseudo-random sequence: evenly spaced ones would see a single character
+ * of a text that repeats with a period dividing their step.
+ */
+export function sampledCounts(lower: string): Uint16Array {
+  const counts = new Uint16Array(129);
+  let seed = 1;
+  for (let i = 0; i < SAMPLES; i++) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    const code = lower.charCodeAt(Math.floor((seed / 0x1_0000_0000) * lower.length));
+    counts[code < 128 ? code : 128]!++;
+  }
+  return counts;
+}
+
+const NO_COUNTS = new Uint16Array(129);
+
 /**
  * The part of a keyword the gate looks for first: up to six characters from
  * its rarest character on, at least two. V8's `includes` stops at every
@@ -271,6 +305,12 @@ const ANCHOR_MAX_CHARS = 6;
  * `"-p"` 1.3 µs, `"national"` 49 µs and `"nation"` 26 µs. The anchor is a
  * substring of the keyword: where it is absent, so is the keyword.
  *
+ * Rarest means rarest in `counts` (the text's own, see
+ * {@linkcode sampledCounts}) and then in prose and code: text built from one
+ * keyword's characters made every other keyword anchored on one of them
+ * stop everywhere (1 MiB of `sk-`: 91 ms for the gate, 5 ms with the text's
+ * counts).
+ *
  * @example
  * ```ts
  * keywordAnchor(" -p"); // "-p"
@@ -278,18 +318,22 @@ const ANCHOR_MAX_CHARS = 6;
  * keywordAnchor("hooks.slack.com"); // "ks.sla"
  * ```
  */
-export function keywordAnchor(keyword: string): string {
-  let anchor = anchors.get(keyword);
+export function keywordAnchor(keyword: string, counts: Uint16Array = NO_COUNTS): string {
+  let anchor = counts === NO_COUNTS ? anchors.get(keyword) : undefined;
   if (anchor !== undefined) return anchor;
   let rarest = 0;
+  let rarestSeen = Infinity;
   let rarestRank = -1;
   for (let i = 0; i < keyword.length - 1; i++) {
-    const rank = BY_FREQUENCY.indexOf(keyword[i]!);
-    const score = rank < 0 ? BY_FREQUENCY.length : rank;
-    if (score > rarestRank) [rarest, rarestRank] = [i, score];
+    const code = keyword.charCodeAt(i);
+    const seen = counts[code < 128 ? code : 128]!;
+    const rank = frequencyRank(code);
+    if (seen < rarestSeen || (seen === rarestSeen && rank > rarestRank)) {
+      [rarest, rarestSeen, rarestRank] = [i, seen, rank];
+    }
   }
   anchor = keyword.slice(rarest, rarest + ANCHOR_MAX_CHARS);
-  anchors.set(keyword, anchor);
+  if (counts === NO_COUNTS) anchors.set(keyword, anchor);
   return anchor;
 }
 
@@ -304,13 +348,16 @@ export const ANCHORED_MIN_CHARS = 8192;
 /**
  * Texts this long find all keywords in one pass ({@linkcode keywordsIn}):
  * there a `String.includes` per keyword, hundreds of scans of the whole
- * text, cost most of the time, and text built from one keyword's first
- * characters made each scan slow (1 MiB of `pmak-`: 170 ms). The pass is a
- * loop in JavaScript, which the hook's cold process interprets (1 MB of
- * prose: 56 ms, against 20 ms for the whole redaction with the scans), so
- * only texts this long, where it pays, take it.
+ * text, cost most of the time, and text built from one keyword's
+ * characters made each scan slow (1 MiB of `sk-`: 91 ms, 19 ms in one
+ * pass). The pass is a loop in JavaScript, which the hook's cold process
+ * runs slowly at first (about 7 ms before it is compiled), so shorter
+ * texts, where the scans cost less, take them. Measured in a cold process
+ * with the hook's V8 flags: 256 KiB of prose 9 ms in one pass against 6
+ * with scans, 1 MiB 15 against 23, 1 MiB of `pg_dump --password=` 31
+ * against 56.
  */
-export const INDEXED_MIN_CHARS = 4 * 1024 * 1024;
+export const INDEXED_MIN_CHARS = 256 * 1024;
 
 /** Keywords of a rule list, grouped for {@linkcode keywordsIn}. */
 interface KeywordIndex {
@@ -432,12 +479,14 @@ export function scanText(
   // Rules share keywords (`secret`, `pass`, `sk-ant-`…); each is looked up once per text.
   const seen = new Map<string, boolean>();
   const indexed = lower.length >= INDEXED_MIN_CHARS ? keywordsIn(lower, rules) : undefined;
-  const anchored = lower.length >= ANCHORED_MIN_CHARS;
+  const counts = indexed === undefined && lower.length >= ANCHORED_MIN_CHARS
+    ? sampledCounts(lower)
+    : undefined;
   const occurs = (keyword: string): boolean => {
     if (indexed !== undefined) return indexed.has(keyword);
     let found = seen.get(keyword);
     if (found === undefined) {
-      const anchor = anchored ? keywordAnchor(keyword) : keyword;
+      const anchor = counts === undefined ? keyword : keywordAnchor(keyword, counts);
       found = (anchor === keyword || lower.includes(anchor)) && lower.includes(keyword);
       seen.set(keyword, found);
     }
@@ -457,6 +506,107 @@ export function scanText(
   return { findings, rejections };
 }
 
+/** How the engine finds a rule's secret in a match (see {@linkcode compiledOf}). */
+interface Compiled {
+  /** The rule's pattern without the `d` flag. */
+  search: RegExp;
+  /**
+   * How the secret's offsets follow from a match without `d`: the whole
+   * match; the group's text found once in the match; the group ending where
+   * the match starts; or `exact`, matching again at the same offset with `d`.
+   */
+  secretAt: "match" | "unique" | "start" | "exact";
+  /** What follows the secret group to the end of the match (see {@linkcode groupPlace}). */
+  tails?: readonly string[];
+  /** The pattern with `d` and `y`, made on first need. */
+  exact?: RegExp;
+}
+
+const compiledRules = new WeakMap<Rule, Compiled>();
+
+/**
+ * A rule's pattern, made once per process, run without the `d` flag: with
+ * it V8 builds the offsets of every group of every match, three times the
+ * cost of the match itself on text dense with matches. Where the secret's
+ * offsets do not follow from the match and the group's text (see
+ * {@linkcode groupPlace}), that match alone is run again with `d`.
+ */
+function compiledOf(rule: Rule): Compiled {
+  const known = compiledRules.get(rule);
+  if (known !== undefined) return known;
+  const pattern = rule.pattern();
+  const compiled: Compiled = {
+    search: new RegExp(pattern.source, pattern.flags.replace("d", "")),
+    secretAt: "match",
+  };
+  if (rule.secretGroup !== undefined) {
+    const place = groupPlace(pattern.source, rule.secretGroup, pattern.flags);
+    compiled.secretAt = place.found && !place.inLookaround ? "unique" : "exact";
+    if (place.tails !== undefined) compiled.tails = [...new Set(place.tails)];
+  } else if (rule.secretFrom !== undefined) {
+    const place = groupPlace(pattern.source, rule.secretFrom, pattern.flags);
+    compiled.secretAt = place.endsAtMatchStart ? "start" : "exact";
+  }
+  compiledRules.set(rule, compiled);
+  return compiled;
+}
+
+/** The match at `m.index` again, with the offsets of its groups. */
+function exactMatch(compiled: Compiled, text: string, at: number): RegExpExecArray {
+  const source = compiled.search;
+  compiled.exact ??= new RegExp(source.source, source.flags.replace("g", "") + "dy");
+  compiled.exact.lastIndex = at;
+  return compiled.exact.exec(text)!;
+}
+
+/**
+ * Where `secret` sits in `match` when it occurs there more than once: the
+ * one offset at which it is followed by one of the texts that follow the
+ * group to the end of the match, or `undefined` when that is not one.
+ */
+function tailedAt(match: string, secret: string, compiled: Compiled): number | undefined {
+  if (compiled.tails === undefined) return undefined;
+  let found: number | undefined;
+  for (const tail of compiled.tails) {
+    const at = match.length - tail.length - secret.length;
+    if (at < 0 || !match.endsWith(tail) || !match.startsWith(secret, at)) continue;
+    if (found !== undefined && found !== at) return undefined;
+    found = at;
+  }
+  return found;
+}
+
+/** The offsets of `rule`'s secret in match `m`, or `undefined` for none. */
+function secretSpan(
+  rule: Rule,
+  compiled: Compiled,
+  text: string,
+  m: RegExpExecArray,
+): [start: number, end: number] | undefined {
+  const matchEnd = m.index + m[0].length;
+  if (compiled.secretAt === "match") return [m.index, matchEnd];
+  if (rule.secretGroup !== undefined) {
+    const secret = m.groups?.[rule.secretGroup];
+    if (secret === undefined || secret.length === 0) return undefined;
+    if (compiled.secretAt === "unique") {
+      // Outside lookarounds a group captures part of the match: where its
+      // text occurs only once in the match, that is where it is.
+      const at = m[0].indexOf(secret);
+      const only = at >= 0 && m[0].indexOf(secret, at + 1) < 0
+        ? at
+        : tailedAt(m[0], secret, compiled);
+      if (only !== undefined) return [m.index + only, m.index + only + secret.length];
+    }
+    return exactMatch(compiled, text, m.index).indices!.groups![rule.secretGroup];
+  }
+  // secretFrom: a branch of the pattern without the group leaves the whole match.
+  const head = m.groups?.[rule.secretFrom!];
+  if (head === undefined) return [m.index, matchEnd];
+  if (compiled.secretAt === "start") return [m.index - head.length, matchEnd];
+  const span = exactMatch(compiled, text, m.index).indices!.groups![rule.secretFrom!];
+  return [span === undefined ? m.index : span[0], matchEnd];
+}
+
 function collect(
   text: string,
   rule: Rule,
@@ -464,7 +614,9 @@ function collect(
   out: Ranked[],
   rejections: Rejection[] | undefined,
 ): void {
-  const pattern = rule.pattern();
+  const compiled = compiledOf(rule);
+  const pattern = compiled.search;
+  pattern.lastIndex = 0;
   let m: RegExpExecArray | null;
   let matches = 0;
   while ((m = pattern.exec(text)) !== null) {
@@ -474,26 +626,12 @@ function collect(
       pattern.lastIndex++;
       continue;
     }
-    let start = m.index;
-    let end = m.index + m[0].length;
-    let secret = m[0];
-    if (rule.secretGroup !== undefined) {
-      const span = m.indices?.groups?.[rule.secretGroup];
-      if (span === undefined) continue;
-      [start, end] = span;
-      secret = text.slice(start, end);
-      if (secret.length === 0) continue;
-    } else if (rule.secretFrom !== undefined) {
-      // A branch of the pattern without the group leaves the whole match.
-      const span = m.indices?.groups?.[rule.secretFrom];
-      if (span !== undefined) {
-        start = span[0];
-        secret = text.slice(start, end);
-      }
-    }
+    const span = secretSpan(rule, compiled, text, m);
+    if (span === undefined) continue;
+    const [start, end] = span;
     const candidate: Candidate = {
       text,
-      secret,
+      secret: text.slice(start, end),
       start,
       end,
       match: m[0],

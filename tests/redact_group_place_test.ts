@@ -1,0 +1,133 @@
+/**
+ * The engine runs patterns without the `d` flag and works out where the
+ * secret group sits from the pattern's source (`lib/redact/_group_place.ts`).
+ * These tests hold that reading to what `d` says, for made-up patterns and
+ * for every rule on its samples and its prefixes repeated.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { groupPlace } from "../lib/redact/_group_place.ts";
+import { type Rule, scanText } from "../lib/redact/_engine.ts";
+import { RULES } from "../lib/redact/rules/mod.ts";
+import { repeatTo, rulePrefixes } from "../bench/_payloads.ts";
+
+Deno.test({
+  name:
+    "groupPlace() tells a group inside a lookaround, one that ends where the match starts, and the literal text after it",
+  permissions: "none",
+  fn() {
+    assert.deepEqual(groupPlace(String.raw`(?<=(?<![\w-])(?<head>\d{3}))-\d{4}`, "head"), {
+      found: true,
+      inLookaround: true,
+      endsAtMatchStart: true,
+      tails: undefined,
+    });
+    const quoted = groupPlace(
+      String
+        .raw`pw(?:'(?<q>(?<secret>[^']{1,9}))'|\\"(?<secret>[^"]{1,9})\\"|(?<secret>\w{1,9}))(?=\s|$)|x`,
+      "secret",
+    );
+    assert.deepEqual(quoted, {
+      found: true,
+      inLookaround: false,
+      endsAtMatchStart: false,
+      tails: ["'", '\\"', ""],
+    });
+    // Anything but literal text after the group: no tail.
+    for (
+      const source of [String.raw`a(?<secret>\w+)\d`, "a(?<secret>b+)c?", "(?:a(?<secret>b))+"]
+    ) {
+      assert.equal(groupPlace(source, "secret").tails, undefined, source);
+    }
+    // Under `i`, a tail with letters is not literal; one without still is.
+    assert.equal(groupPlace("(?<secret>b+)end", "secret", "i").tails, undefined);
+    assert.deepEqual(groupPlace("(?<secret>b+)'", "secret", "i").tails, ["'"]);
+    // A lookbehind group not at the start of an alternative does not end at the match start.
+    assert.equal(groupPlace(String.raw`x(?<=(?<head>\d))y`, "head").endsAtMatchStart, false);
+    assert.equal(groupPlace(String.raw`x|(?<=(?<head>\d))y`, "head").endsAtMatchStart, true);
+    // Brackets and parentheses inside classes and escapes are not groups.
+    assert.deepEqual(groupPlace(String.raw`[(](?<secret>[)\]]+)\)`, "secret").tails, [")"]);
+    assert.equal(groupPlace("(?<other>a)", "secret").found, false);
+  },
+});
+
+function rule(pattern: RegExp, place: Pick<Rule, "secretGroup" | "secretFrom">): Rule {
+  return {
+    id: "made_up",
+    description: "",
+    placeholder: "<X>",
+    keywords: [],
+    pattern: () => new RegExp(pattern.source, pattern.flags),
+    ...place,
+    priority: 1,
+    validators: [],
+    allowlist: [],
+    truePositives: [],
+    falsePositives: [],
+  };
+}
+
+function spans(text: string, rules: readonly Rule[]): Array<[number, number]> {
+  const { findings, rejections } = scanText(text, rules, { explain: true });
+  return [...findings, ...rejections].map((s): [number, number] => [s.start, s.end])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
+Deno.test({
+  name: "scanText() finds a secret that occurs twice in its match where the pattern put it",
+  permissions: "none",
+  fn() {
+    // The literal tail after the group tells the two apart.
+    const tailed = rule(/sshpass '(?<secret>[^']{1,40})'/dg, { secretGroup: "secret" });
+    assert.deepEqual(spans("sshpass 'sshpass '", [tailed]), [[9, 17]]);
+    // A back-reference after the group: the engine asks `d`.
+    const repeated = rule(/(?<secret>[a-z]{1,9})=\k<secret>/dg, { secretGroup: "secret" });
+    assert.deepEqual(spans("ab=ab", [repeated]), [[0, 2]]);
+    // Inside a lookahead the group lies past the match: the engine asks `d`.
+    const ahead = rule(/x(?=(?<secret>x))/dg, { secretGroup: "secret" });
+    assert.deepEqual(spans("xx", [ahead]), [[1, 2]]);
+    // A lookbehind group not at the start: the engine asks `d`.
+    const behind = rule(/a(?<=(?<head>\d)a)b/dg, { secretFrom: "head" });
+    assert.deepEqual(spans("1ab", [behind]), [[0, 3]]);
+  },
+});
+
+/** The spans of `rule` on `text` the way the `d` flag reports them. */
+function spansWithIndices(text: string, rule: Rule): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const pattern = rule.pattern();
+  for (const m of text.matchAll(pattern)) {
+    if (m[0].length === 0) continue;
+    let [start, end] = [m.index, m.index + m[0].length];
+    if (rule.secretGroup !== undefined) {
+      const span = m.indices?.groups?.[rule.secretGroup];
+      if (span === undefined || span[0] === span[1]) continue;
+      [start, end] = span;
+    } else if (rule.secretFrom !== undefined) {
+      start = m.indices?.groups?.[rule.secretFrom]?.[0] ?? start;
+    }
+    out.push([start, end]);
+  }
+  return out.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
+Deno.test({
+  name: "every rule's candidates, found without the d flag, are where the d flag puts them",
+  permissions: "none",
+  fn() {
+    const texts = RULES.flatMap((r) => [...r.truePositives, ...r.falsePositives]);
+    for (const prefix of rulePrefixes()) texts.push(repeatTo(prefix, 600));
+    // Samples doubled and joined, so a secret also shows up twice in a match.
+    for (const r of RULES) for (const sample of r.truePositives) texts.push(`${sample}${sample}`);
+    for (const r of RULES) {
+      if (r.secretGroup === undefined && r.secretFrom === undefined) continue;
+      const { precheck: _precheck, keywords: _keywords, ...bare } = r;
+      const unchecked: Rule = { ...bare, keywords: [], validators: [], allowlist: [] };
+      for (const text of texts) {
+        assert.deepEqual(spans(text, [unchecked]), spansWithIndices(text, r), `${r.id}: ${text}`);
+      }
+    }
+  },
+});
