@@ -417,7 +417,9 @@ export function keywordsIn(lower: string, rules: readonly Rule[]): Set<string> {
   const index = keywordIndex(rules);
   const found = new Set<string>();
   for (const keyword of index.singles) if (lower.includes(keyword)) found.add(keyword);
-  const left = Int32Array.from(index.groups, (group) => group.length);
+  // Each group's keywords not found yet: text dense with one group's first
+  // characters compared the found ones again at every offset.
+  const left = index.groups.map((group) => [...group]);
   let groupsLeft = index.groups.length;
   let b = lower.charCodeAt(0);
   let c = lower.charCodeAt(1);
@@ -427,35 +429,29 @@ export function keywordsIn(lower: string, rules: readonly Rule[]): Set<string> {
     c = lower.charCodeAt(at + 2);
     const two = index.byTwo[hashTwo(a, b)]!;
     const three = index.byThree[hashThree(a, b, c)]!;
-    if (two !== 0 && left[two - 1]! > 0) {
-      groupsLeft -= matchAt(lower, at, index, two - 1, left, found);
+    if (two !== 0 && left[two - 1]!.length > 0) {
+      groupsLeft -= matchAt(lower, at, left[two - 1]!, found);
     }
-    if (three !== 0 && left[three - 1]! > 0) {
-      groupsLeft -= matchAt(lower, at, index, three - 1, left, found);
+    if (three !== 0 && left[three - 1]!.length > 0) {
+      groupsLeft -= matchAt(lower, at, left[three - 1]!, found);
     }
   }
   return found;
 }
 
 /**
- * Adds the keywords of group `group` that start at `at` and are new to
- * `found`; 1 when that leaves none of the group to find, else 0.
+ * Moves the keywords of `left` that start at `at` to `found`; 1 when that
+ * leaves `left` empty, else 0.
  */
-function matchAt(
-  lower: string,
-  at: number,
-  index: KeywordIndex,
-  group: number,
-  left: Int32Array,
-  found: Set<string>,
-): number {
-  for (const keyword of index.groups[group]!) {
-    if (lower.startsWith(keyword, at) && !found.has(keyword)) {
-      found.add(keyword);
-      left[group]!--;
-    }
+function matchAt(lower: string, at: number, left: string[], found: Set<string>): number {
+  for (let i = left.length - 1; i >= 0; i--) {
+    const keyword = left[i]!;
+    if (!lower.startsWith(keyword, at)) continue;
+    found.add(keyword);
+    left.splice(i, 1);
+    if (left.length === 0) return 1;
   }
-  return left[group] === 0 ? 1 : 0;
+  return 0;
 }
 
 interface Ranked extends Finding {
