@@ -497,7 +497,7 @@ export function scanText(
       : keyed(rule) && prechecked(rule);
     if (runs) collect(text, rule, engineOptions, candidates, explain ? rejections : undefined);
   }
-  const findings = resolveOverlaps(text.length, candidates, explain ? rejections : undefined);
+  const findings = resolveOverlaps(candidates, explain ? rejections : undefined);
   checkDeadline(engineOptions.deadline);
   return { findings, rejections };
 }
@@ -662,40 +662,77 @@ function rejectionReason(rule: Rule, candidate: Candidate): string | undefined {
   return undefined;
 }
 
-function resolveOverlaps(
-  length: number,
-  candidates: Ranked[],
-  rejections: Rejection[] | undefined,
-): Finding[] {
-  // Most texts' candidates do not overlap at all: then all of them stand.
+/** Which of two candidates wins an overlap: higher priority, then the longer, then the earlier. */
+function byPrecedence(a: Ranked, b: Ranked): number {
+  return b.priority - a.priority || (b.end - b.start) - (a.end - a.start) || a.start - b.start;
+}
+
+/**
+ * The candidates that stand, sorted by offset. Only candidates that overlap
+ * can take anything from each other, so each run of overlapping ones (a
+ * cluster) is resolved on its own: sorting every candidate of a text dense
+ * with secrets by precedence cost more than finding them.
+ */
+function resolveOverlaps(candidates: Ranked[], rejections: Rejection[] | undefined): Finding[] {
   candidates.sort((a, b) => a.start - b.start);
-  if (candidates.every((c, i) => i === 0 || candidates[i - 1]!.end <= c.start)) {
-    return candidates.map(toFinding);
+  const findings: Finding[] = [];
+  const lost: Lost[] | undefined = rejections === undefined ? undefined : [];
+  for (let first = 0; first < candidates.length;) {
+    let end = candidates[first]!.end;
+    let next = first + 1;
+    for (; next < candidates.length && candidates[next]!.start < end; next++) {
+      end = Math.max(end, candidates[next]!.end);
+    }
+    if (next === first + 1) findings.push(toFinding(candidates[first]!));
+    else {
+      const cluster = candidates.slice(first, next);
+      for (const c of resolveCluster(cluster, end, lost)) findings.push(toFinding(c));
+    }
+    first = next;
   }
-  candidates.sort((a, b) =>
-    b.priority - a.priority || (b.end - b.start) - (a.end - a.start) || a.start - b.start
-  );
+  if (rejections !== undefined && lost !== undefined) {
+    // In the order of precedence over the whole text, as when all were sorted at once.
+    for (const { loser, winner } of lost.sort((a, b) => byPrecedence(a.loser, b.loser))) {
+      rejections.push({
+        ruleId: loser.ruleId,
+        start: loser.start,
+        end: loser.end,
+        reason: `overlaps ${winner.ruleId} (more specific)`,
+      });
+    }
+  }
+  return findings;
+}
+
+/** A candidate that lost an overlap, and to whom. */
+interface Lost {
+  loser: Ranked;
+  winner: Ranked;
+}
+
+/**
+ * The winners of one cluster of overlapping candidates (sorted by offset,
+ * ending at `end`), sorted by offset; the losers go to `lost` when given.
+ */
+function resolveCluster(cluster: Ranked[], end: number, lost: Lost[] | undefined): Ranked[] {
+  const from = cluster[0]!.start;
+  cluster.sort(byPrecedence);
   // Which accepted span (index + 1) holds each offset: a loser finds its
   // winner at once, where searching the accepted list made text dense with
   // overlapping candidates quadratic.
-  const owner = new Int32Array(length);
+  const owner = new Int32Array(end - from);
   const accepted: Ranked[] = [];
-  for (const c of candidates) {
+  for (const c of cluster) {
     let held = 0;
-    for (let i = c.start; i < c.end && held === 0; i++) held = owner[i]!;
+    for (let i = c.start - from; i < c.end - from && held === 0; i++) held = owner[i]!;
     if (held !== 0) {
-      rejections?.push({
-        ruleId: c.ruleId,
-        start: c.start,
-        end: c.end,
-        reason: `overlaps ${accepted[held - 1]!.ruleId} (more specific)`,
-      });
+      lost?.push({ loser: c, winner: accepted[held - 1]! });
       continue;
     }
     accepted.push(c);
-    owner.fill(accepted.length, c.start, c.end);
+    owner.fill(accepted.length, c.start - from, c.end - from);
   }
-  return accepted.sort((a, b) => a.start - b.start).map(toFinding);
+  return accepted.sort((a, b) => a.start - b.start);
 }
 
 function toFinding(c: Ranked): Finding {
