@@ -268,10 +268,10 @@ function placeholderProblemOf(value: string): string | undefined {
  * has no newline at all (`lastIndexOf("\n")` would scan back to its start).
  */
 export function lineBefore(text: string, at: number, max: number): string {
-  let start = at;
-  const limit = Math.max(0, at - max);
-  while (start > limit && text.charCodeAt(start - 1) !== 10) start--;
-  return text.slice(start, at);
+  // The engine's own search in a slice, not a loop per character: asked for
+  // every candidate of dense text, that loop was a third of its time.
+  const window = text.slice(Math.max(0, at - max), at);
+  return window.slice(window.lastIndexOf("\n") + 1);
 }
 
 /**
