@@ -24,7 +24,7 @@
  * @module
  */
 
-import { groupPlace } from "./_group_place.ts";
+import { groupPlace, unnameGroups } from "./_group_place.ts";
 import { isAsciiLetter, isWordOrHyphen } from "./_validators.ts";
 
 /** What a validator sees of one candidate. */
@@ -504,8 +504,12 @@ export function scanText(
 
 /** How the engine finds a rule's secret in a match (see {@linkcode compiledOf}). */
 interface Compiled {
-  /** The rule's pattern without the `d` flag. */
+  /** The rule's pattern, as it made it (with `d`). */
+  pattern: RegExp;
+  /** The rule's pattern without the `d` flag, and without group names where {@linkcode names} is set. */
   search: RegExp;
+  /** Each group name and the numbers of its groups in {@linkcode search}, when it has none. */
+  names?: ReadonlyArray<readonly [name: string, numbers: readonly number[]]>;
   /**
    * How the secret's offsets follow from a match without `d`: the whole
    * match; the group's text found once in the match; the group ending where
@@ -525,16 +529,20 @@ const compiledRules = new WeakMap<Rule, Compiled>();
  * it V8 builds the offsets of every group of every match, three times the
  * cost of the match itself on text dense with matches. Where the secret's
  * offsets do not follow from the match and the group's text (see
- * {@linkcode groupPlace}), that match alone is run again with `d`.
+ * {@linkcode groupPlace}), that match alone is run again with `d`. Its
+ * groups lose their names too (see {@linkcode unnameGroups}).
  */
 function compiledOf(rule: Rule): Compiled {
   const known = compiledRules.get(rule);
   if (known !== undefined) return known;
   const pattern = rule.pattern();
+  const unnamed = unnameGroups(pattern.source, pattern.flags);
   const compiled: Compiled = {
-    search: new RegExp(pattern.source, pattern.flags.replace("d", "")),
+    pattern,
+    search: new RegExp(unnamed?.source ?? pattern.source, pattern.flags.replace("d", "")),
     secretAt: "match",
   };
+  if (unnamed !== undefined) compiled.names = unnamed.names;
   if (rule.secretGroup !== undefined) {
     const place = groupPlace(pattern.source, rule.secretGroup, pattern.flags);
     compiled.secretAt = place.found && !place.inLookaround ? "unique" : "exact";
@@ -549,8 +557,8 @@ function compiledOf(rule: Rule): Compiled {
 
 /** The match at `m.index` again, with the offsets of its groups. */
 function exactMatch(compiled: Compiled, text: string, at: number): RegExpExecArray {
-  const source = compiled.search;
-  compiled.exact ??= new RegExp(source.source, source.flags.replace("g", "") + "dy");
+  const { source, flags } = compiled.pattern;
+  compiled.exact ??= new RegExp(source, flags.replace("g", "") + "y");
   compiled.exact.lastIndex = at;
   return compiled.exact.exec(text)!;
 }
@@ -572,17 +580,31 @@ function tailedAt(match: string, secret: string, compiled: Compiled): number | u
   return found;
 }
 
-/** The offsets of `rule`'s secret in match `m`, or `undefined` for none. */
+/** The named groups of match `m`, as V8 would give them. */
+function groupsOf(compiled: Compiled, m: RegExpExecArray): Record<string, string | undefined> {
+  if (compiled.names === undefined) return m.groups ?? {};
+  const groups: Record<string, string | undefined> = {};
+  for (const [name, numbers] of compiled.names) {
+    // Groups of one name lie in different alternatives: one at most took part.
+    let value: string | undefined;
+    for (let i = 0; i < numbers.length && value === undefined; i++) value = m[numbers[i]!];
+    groups[name] = value;
+  }
+  return groups;
+}
+
+/** The offsets of `rule`'s secret in match `m` with `groups`, or `undefined` for none. */
 function secretSpan(
   rule: Rule,
   compiled: Compiled,
   text: string,
   m: RegExpExecArray,
+  groups: Readonly<Record<string, string | undefined>>,
 ): [start: number, end: number] | undefined {
   const matchEnd = m.index + m[0].length;
   if (compiled.secretAt === "match") return [m.index, matchEnd];
   if (rule.secretGroup !== undefined) {
-    const secret = m.groups?.[rule.secretGroup];
+    const secret = groups[rule.secretGroup];
     if (secret === undefined || secret.length === 0) return undefined;
     if (compiled.secretAt === "unique") {
       // Outside lookarounds a group captures part of the match: where its
@@ -596,7 +618,7 @@ function secretSpan(
     return exactMatch(compiled, text, m.index).indices!.groups![rule.secretGroup];
   }
   // secretFrom: a branch of the pattern without the group leaves the whole match.
-  const head = m.groups?.[rule.secretFrom!];
+  const head = groups[rule.secretFrom!];
   if (head === undefined) return [m.index, matchEnd];
   if (compiled.secretAt === "start") return [m.index - head.length, matchEnd];
   const span = exactMatch(compiled, text, m.index).indices!.groups![rule.secretFrom!];
@@ -622,7 +644,8 @@ function collect(
       pattern.lastIndex++;
       continue;
     }
-    const span = secretSpan(rule, compiled, text, m);
+    const groups = groupsOf(compiled, m);
+    const span = secretSpan(rule, compiled, text, m, groups);
     if (span === undefined) continue;
     const [start, end] = span;
     const candidate: Candidate = {
@@ -632,7 +655,7 @@ function collect(
       end,
       match: m[0],
       matchStart: m.index,
-      groups: m.groups ?? {},
+      groups,
       options,
     };
     const reason = rejectionReason(rule, candidate);
@@ -717,23 +740,38 @@ interface Lost {
 function resolveCluster(cluster: Ranked[], end: number, lost: Lost[] | undefined): Ranked[] {
   const from = cluster[0]!.start;
   cluster.sort(byPrecedence);
-  // Which accepted span (index + 1) holds each offset: a loser finds its
-  // winner at once, where searching the accepted list made text dense with
-  // overlapping candidates quadratic.
-  const owner = new Int32Array(end - from);
   const accepted: Ranked[] = [];
+  // A small cluster (most are two candidates on one span) compares with each
+  // winner; a large one marks which winner (index + 1) holds each offset, so
+  // that text dense with overlapping candidates stays linear.
+  const owner = cluster.length > SMALL_CLUSTER ? new Int32Array(end - from) : undefined;
   for (const c of cluster) {
     let held = 0;
-    for (let i = c.start - from; i < c.end - from && held === 0; i++) held = owner[i]!;
+    if (owner === undefined) {
+      // The winner named is the one holding the first offset, as with `owner`.
+      for (let i = 0; i < accepted.length; i++) {
+        const a = accepted[i]!;
+        if (
+          a.start < c.end && c.start < a.end && (held === 0 || a.start < accepted[held - 1]!.start)
+        ) {
+          held = i + 1;
+        }
+      }
+    } else {
+      for (let i = c.start - from; i < c.end - from && held === 0; i++) held = owner[i]!;
+    }
     if (held !== 0) {
       lost?.push({ loser: c, winner: accepted[held - 1]! });
       continue;
     }
     accepted.push(c);
-    owner.fill(accepted.length, c.start - from, c.end - from);
+    owner?.fill(accepted.length, c.start - from, c.end - from);
   }
   return accepted.sort((a, b) => a.start - b.start);
 }
+
+/** Clusters up to this many candidates are resolved by comparing them with each winner. */
+const SMALL_CLUSTER = 16;
 
 function toFinding(c: Ranked): Finding {
   return {
