@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { groupPlace } from "../lib/redact/_group_place.ts";
+import { groupPlace, unnameGroups } from "../lib/redact/_group_place.ts";
 import { type Rule, scanText } from "../lib/redact/_engine.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
 import { repeatTo, rulePrefixes } from "../bench/_payloads.ts";
@@ -50,6 +50,39 @@ Deno.test({
     // Brackets and parentheses inside classes and escapes are not groups.
     assert.deepEqual(groupPlace(String.raw`[(](?<secret>[)\]]+)\)`, "secret").tails, [")"]);
     assert.equal(groupPlace("(?<other>a)", "secret").found, false);
+  },
+});
+
+Deno.test({
+  name: "unnameGroups() numbers named groups, keeps the rest, and declines back-references by name",
+  permissions: "none",
+  fn() {
+    assert.deepEqual(unnameGroups(String.raw`(?<a>x)|(?<a>y)(z)[(?<q>]\((?<=(?<h>\d))(?:u)`), {
+      source: String.raw`(x)|(y)(z)[(?<q>]\((?<=(\d))(?:u)`,
+      names: [["a", [1, 2]], ["h", [4]]],
+    });
+    assert.equal(unnameGroups(String.raw`(?<s>[- ])\d\k<s>`), undefined);
+    assert.equal(unnameGroups("(?<a>x)", "v"), undefined);
+    // Every rule's pattern, unnamed, matches exactly where it did.
+    for (const r of RULES) {
+      const pattern = r.pattern();
+      const unnamed = unnameGroups(pattern.source, pattern.flags);
+      if (unnamed === undefined) continue;
+      const plain = new RegExp(unnamed.source, pattern.flags);
+      for (const sample of [...r.truePositives, ...r.falsePositives]) {
+        const expected = [...sample.matchAll(pattern)].map((m) => [m.index, m[0], { ...m.groups }]);
+        const actual: unknown[] = [...sample.matchAll(plain)].map((m): unknown[] => [
+          m.index,
+          m[0],
+          Object.fromEntries(
+            unnamed.names.map((
+              [name, numbers],
+            ) => [name, numbers.map((n) => m[n]).find((v) => v !== undefined)]),
+          ),
+        ]);
+        assert.deepEqual(actual, expected, `${r.id}: ${sample}`);
+      }
+    }
   },
 });
 
