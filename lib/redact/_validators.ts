@@ -87,11 +87,18 @@ const IBAN_LENGTHS =
 
 /** The registered IBAN length for a two-letter country code, or 0 when unknown. */
 export function ibanLength(country: string): number {
-  for (let i = 0; i < IBAN_LENGTHS.length; i += 4) {
-    if (IBAN_LENGTHS.slice(i, i + 2) === country) return Number(IBAN_LENGTHS.slice(i + 2, i + 4));
+  // A map made on first use: a scan of the list per candidate was a tenth of
+  // the time of text dense with IBANs.
+  if (ibanLengths === undefined) {
+    ibanLengths = new Map();
+    for (let i = 0; i < IBAN_LENGTHS.length; i += 4) {
+      ibanLengths.set(IBAN_LENGTHS.slice(i, i + 2), Number(IBAN_LENGTHS.slice(i + 2, i + 4)));
+    }
   }
-  return 0;
+  return ibanLengths.get(country) ?? 0;
 }
+
+let ibanLengths: Map<string, number> | undefined;
 
 /**
  * True when `value` (spaces ignored) has its country's registered length and
