@@ -1,6 +1,7 @@
 /**
- * Redaction in-process: realistic text of 4 KB, 64 KB and 1 MiB, and the
- * adversarial inputs of issue 3, as median time and time per byte.
+ * Redaction in-process: realistic text of 4 KB, 64 KB and 1 MiB, the
+ * adversarial inputs of issue 3, the mix of every rule's prefix and the
+ * slowest single prefix (issue 21), as median time and time per byte.
  *
  * @module
  */
@@ -37,22 +38,53 @@ export function redactionInputs(): Array<[string, string]> {
 
 /** Times each input, enough runs for a stable median on small inputs. */
 export function measureRedaction(): RedactionTiming[] {
-  return redactionInputs().map(([name, text]) => {
-    const runs = text.length <= 4096 ? 400 : text.length <= 65536 ? 60 : 5;
+  const timings = redactionInputs().map(([name, text]) => timeRedaction(name, text));
+  timings.push(slowestPrefix());
+  return timings;
+}
+
+function timeRedaction(name: string, text: string): RedactionTiming {
+  const runs = text.length <= 4096 ? 400 : text.length <= 65536 ? 60 : 5;
+  redactText(text);
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
     redactText(text);
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const started = performance.now();
-      redactText(text);
-      times.push(performance.now() - started);
-    }
-    const medianMs = percentile(times, 50);
-    return {
-      name,
-      bytes: text.length,
-      medianMs,
-      nsPerByte: (medianMs * 1e6) / text.length,
-      msPerMib: (medianMs * 1024 * 1024) / text.length,
-    };
+    times.push(performance.now() - started);
+  }
+  const medianMs = percentile(times, 50);
+  return {
+    name,
+    bytes: text.length,
+    medianMs,
+    nsPerByte: (medianMs * 1e6) / text.length,
+    msPerMib: (medianMs * 1024 * 1024) / text.length,
+  };
+}
+
+/** How many of the slowest prefixes at 256 KiB are timed again at 1 MiB. */
+const PREFIX_FINALISTS = 5;
+
+/**
+ * The slowest rule prefix repeated to 1 MiB, named by the prefix: every
+ * prefix is timed once at 256 KiB (all of them at 1 MiB would take minutes),
+ * and the five slowest again at 1 MiB, five runs each.
+ */
+export function slowestPrefix(): RedactionTiming {
+  const swept = rulePrefixes().map((prefix) => {
+    const text = repeatTo(prefix, 256 * 1024);
+    redactText(text);
+    const started = performance.now();
+    redactText(text);
+    return { prefix, ms: performance.now() - started };
   });
+  const finalists = swept.sort((a, b) => b.ms - a.ms).slice(0, PREFIX_FINALISTS);
+  return finalists
+    .map(({ prefix }) =>
+      timeRedaction(
+        `adversarial slowest rule prefix ${JSON.stringify(prefix)}`,
+        repeatTo(prefix, 1024 * 1024),
+      )
+    )
+    .reduce((a, b) => (b.msPerMib > a.msPerMib ? b : a));
 }
