@@ -786,12 +786,13 @@ function toFinding(c: Ranked): Finding {
 /** Replaces each finding (sorted, disjoint) by its placeholder, in one pass. */
 export function applyFindings(text: string, findings: readonly Finding[]): string {
   if (findings.length === 0) return text;
-  const parts: string[] = [];
+  // Concatenation, which V8 keeps as a tree until the result is read, cost
+  // half what an array of parts and `join` did with 100,000 findings.
+  let out = "";
   let at = 0;
   for (const f of findings) {
-    parts.push(text.slice(at, f.start), f.placeholder);
+    out = out + text.slice(at, f.start) + f.placeholder;
     at = f.end;
   }
-  parts.push(text.slice(at));
-  return parts.join("");
+  return out + text.slice(at);
 }
