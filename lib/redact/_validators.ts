@@ -228,6 +228,9 @@ const PLACEHOLDER_WORDS =
   "null none nil undefined true false changeme change_me password passwd secret token example " +
   "sample dummy test redacted hidden masked placeholder todo tbd";
 
+/** What {@linkcode remembered} stores for a value its check keeps (no check returns it). */
+const KEPT = "\u0000kept";
+
 /**
  * A check of one string, remembered: text built to be slow repeats the same
  * names and values thousands of times, and each check runs several
@@ -236,12 +239,15 @@ const PLACEHOLDER_WORDS =
 export function remembered(
   check: (value: string) => string | undefined,
 ): (value: string) => string | undefined {
-  const seen = new Map<string, string | undefined>();
+  // `KEPT` stands for `undefined`, so that one lookup answers, not two: text
+  // dense with candidates asks for every one of them.
+  const seen = new Map<string, string>();
   return (value) => {
-    if (seen.has(value)) return seen.get(value);
+    const known = seen.get(value);
+    if (known !== undefined) return known === KEPT ? undefined : known;
     if (seen.size >= 1024) seen.clear();
     const reason = check(value);
-    seen.set(value, reason);
+    seen.set(value, reason ?? KEPT);
     return reason;
   };
 }
