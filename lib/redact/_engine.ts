@@ -510,6 +510,8 @@ interface Compiled {
   search: RegExp;
   /** Each group name and the numbers of its groups in {@linkcode search}, when it has none. */
   names?: ReadonlyArray<readonly [name: string, numbers: readonly number[]]>;
+  /** An object with every name, each `undefined`: copied for each match, so all share one shape. */
+  noGroups?: Readonly<Record<string, string | undefined>>;
   /**
    * How the secret's offsets follow from a match without `d`: the whole
    * match; the group's text found once in the match; the group ending where
@@ -542,7 +544,10 @@ function compiledOf(rule: Rule): Compiled {
     search: new RegExp(unnamed?.source ?? pattern.source, pattern.flags.replace("d", "")),
     secretAt: "match",
   };
-  if (unnamed !== undefined) compiled.names = unnamed.names;
+  if (unnamed !== undefined) {
+    compiled.names = unnamed.names;
+    compiled.noGroups = Object.fromEntries(unnamed.names.map(([name]) => [name, undefined]));
+  }
   if (rule.secretGroup !== undefined) {
     const place = groupPlace(pattern.source, rule.secretGroup, pattern.flags);
     compiled.secretAt = place.found && !place.inLookaround ? "unique" : "exact";
@@ -583,7 +588,7 @@ function tailedAt(match: string, secret: string, compiled: Compiled): number | u
 /** The named groups of match `m`, as V8 would give them. */
 function groupsOf(compiled: Compiled, m: RegExpExecArray): Record<string, string | undefined> {
   if (compiled.names === undefined) return m.groups ?? {};
-  const groups: Record<string, string | undefined> = {};
+  const groups = { ...compiled.noGroups };
   for (const [name, numbers] of compiled.names) {
     // Groups of one name lie in different alternatives: one at most took part.
     let value: string | undefined;
