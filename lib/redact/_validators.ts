@@ -46,10 +46,7 @@ function entropyOf(value: string): number {
     const p = asciiCounts[code]! / value.length;
     bits -= p * Math.log2(p);
   }
-  for (const n of others?.values() ?? []) {
-    const p = n / value.length;
-    bits -= p * Math.log2(p);
-  }
+  for (const n of others?.values() ?? []) bits -= (n / value.length) * Math.log2(n / value.length);
   return bits;
 }
 
