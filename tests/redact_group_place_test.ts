@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { groupPlace, unnameGroups } from "../lib/redact/_group_place.ts";
-import { type Rule, scanText } from "../lib/redact/_engine.ts";
+import { DENSE_MATCHES, type Rule, scanText } from "../lib/redact/_engine.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
 import { repeatTo, rulePrefixes } from "../bench/_payloads.ts";
 
@@ -109,21 +109,34 @@ function spans(text: string, rules: readonly Rule[]): Array<[number, number]> {
 }
 
 Deno.test({
-  name: "scanText() finds a secret that occurs twice in its match where the pattern put it",
+  name:
+    "scanText() on text dense with matches finds a secret that occurs twice in its match where the pattern put it",
   permissions: "none",
   fn() {
+    // Each text repeated past DENSE_MATCHES, where the engine stops asking `d`.
+    const dense = (text: string, rule: Rule, span: [number, number]) => {
+      const unit = `${text}\n`;
+      const expected = Array.from(
+        { length: DENSE_MATCHES + 2 },
+        (_, i): [number, number] => [span[0] + i * unit.length, span[1] + i * unit.length],
+      );
+      assert.deepEqual(spans(unit.repeat(DENSE_MATCHES + 2), [rule]), expected, text);
+    };
     // The literal tail after the group tells the two apart.
-    const tailed = rule(/sshpass '(?<secret>[^']{1,40})'/dg, { secretGroup: "secret" });
-    assert.deepEqual(spans("sshpass 'sshpass '", [tailed]), [[9, 17]]);
+    dense(
+      "sshpass 'sshpass '",
+      rule(/sshpass '(?<secret>[^']{1,40})'/dg, { secretGroup: "secret" }),
+      [
+        9,
+        17,
+      ],
+    );
     // A back-reference after the group: the engine asks `d`.
-    const repeated = rule(/(?<secret>[a-z]{1,9})=\k<secret>/dg, { secretGroup: "secret" });
-    assert.deepEqual(spans("ab=ab", [repeated]), [[0, 2]]);
+    dense("ab=ab", rule(/(?<secret>[a-z]{1,9})=\k<secret>/dg, { secretGroup: "secret" }), [0, 2]);
     // Inside a lookahead the group lies past the match: the engine asks `d`.
-    const ahead = rule(/x(?=(?<secret>x))/dg, { secretGroup: "secret" });
-    assert.deepEqual(spans("xx", [ahead]), [[1, 2]]);
+    dense("xx", rule(/x(?=(?<secret>x))/dg, { secretGroup: "secret" }), [1, 2]);
     // A lookbehind group not at the start: the engine asks `d`.
-    const behind = rule(/a(?<=(?<head>\d)a)b/dg, { secretFrom: "head" });
-    assert.deepEqual(spans("1ab", [behind]), [[0, 3]]);
+    dense("1ab", rule(/a(?<=(?<head>\d)a)b/dg, { secretFrom: "head" }), [0, 3]);
   },
 });
 
@@ -147,13 +160,21 @@ function spansWithIndices(text: string, rule: Rule): Array<[number, number]> {
 }
 
 Deno.test({
-  name: "every rule's candidates, found without the d flag, are where the d flag puts them",
+  name:
+    "every rule's candidates, also on text dense with them (found without the d flag), are where the d flag puts them",
   permissions: "none",
   fn() {
     const texts = RULES.flatMap((r) => [...r.truePositives, ...r.falsePositives]);
-    for (const prefix of rulePrefixes()) texts.push(repeatTo(prefix, 600));
-    // Samples doubled and joined, so a secret also shows up twice in a match.
-    for (const r of RULES) for (const sample of r.truePositives) texts.push(`${sample}${sample}`);
+    // Every prefix repeated, all in one text: each rule finds far more than
+    // DENSE_MATCHES there, in every context its prefixes make.
+    texts.push(rulePrefixes().map((prefix) => repeatTo(prefix, 600)).join("\n"));
+    // Samples doubled and joined, so a secret also shows up twice in a match,
+    // and each sample repeated past DENSE_MATCHES.
+    for (const r of RULES) {
+      for (const sample of r.truePositives) {
+        texts.push(`${sample}${sample}`, `${sample}\n`.repeat(DENSE_MATCHES + 2));
+      }
+    }
     for (const r of RULES) {
       if (r.secretGroup === undefined && r.secretFrom === undefined) continue;
       const { precheck: _precheck, keywords: _keywords, ...bare } = r;

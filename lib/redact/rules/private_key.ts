@@ -33,7 +33,10 @@ function bodyIsKeyMaterial(c: Candidate): string | undefined {
     const code = body.charCodeAt(i);
     if (!isBase64Char(code)) continue;
     chars++;
-    if (seen[code] === 0) [seen[code], distinct] = [1, distinct + 1];
+    if (seen[code] === 0) {
+      seen[code] = 1;
+      distinct++;
+    }
   }
   if (chars < MIN_BODY_CHARS) return `body has ${chars} base64 characters < ${MIN_BODY_CHARS}`;
   return distinct < 16 ? `body uses ${distinct} distinct characters` : undefined;
