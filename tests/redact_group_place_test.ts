@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { groupPlace, unnameGroups } from "../lib/redact/_group_place.ts";
-import { DENSE_MATCHES, type Rule, scanText } from "../lib/redact/_engine.ts";
+import { DENSE_MATCHES, groupsReader, type Rule, scanText } from "../lib/redact/_engine.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
 import { repeatTo, rulePrefixes } from "../bench/_payloads.ts";
 
@@ -54,7 +54,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "unnameGroups() numbers named groups, keeps the rest, and declines back-references by name",
+  name:
+    "unnameGroups() numbers named groups, keeps the rest, declines back-references by name; groupsReader() names them again",
   permissions: "none",
   fn() {
     assert.deepEqual(unnameGroups(String.raw`(?<a>x)|(?<a>y)(z)[(?<q>]\((?<=(?<h>\d))(?:u)`), {
@@ -69,16 +70,13 @@ Deno.test({
       const unnamed = unnameGroups(pattern.source, pattern.flags);
       if (unnamed === undefined) continue;
       const plain = new RegExp(unnamed.source, pattern.flags);
+      const read = groupsReader(unnamed.names);
       for (const sample of [...r.truePositives, ...r.falsePositives]) {
         const expected = [...sample.matchAll(pattern)].map((m) => [m.index, m[0], { ...m.groups }]);
         const actual: unknown[] = [...sample.matchAll(plain)].map((m): unknown[] => [
           m.index,
           m[0],
-          Object.fromEntries(
-            unnamed.names.map((
-              [name, numbers],
-            ) => [name, numbers.map((n) => m[n]).find((v) => v !== undefined)]),
-          ),
+          read(m),
         ]);
         assert.deepEqual(actual, expected, `${r.id}: ${sample}`);
       }
