@@ -213,6 +213,8 @@ export interface UnnamedSource {
  */
 export function unnameGroups(source: string, flags = ""): UnnamedSource | undefined {
   if (flags.includes("v") || source.includes("\\k<")) return undefined;
+  // A pattern that names no group needs no reading character by character.
+  if (!/\(\?<[^=!]/.test(source)) return { source, names: [] };
   const names = new Map<string, number[]>();
   let out = "";
   let from = 0;
