@@ -27,11 +27,14 @@ const PROSE =
   "pricing call retried 3 times at 2025-11-30T10:42:17Z (order 88213, PR #4521).\n";
 /**
  * How much slower than realistic text of the same size (prose with a few
- * secrets) one prefix repeated, or the mix, may be in-process. Realistic text
- * takes 11 to 13 ms a MiB on a quiet run, so 8× is the issue's 100 ms a MiB;
- * the slowest prefix measured 4 to 6× (see bench/README.md).
+ * secrets) one prefix repeated, or the mix, may be in-process, in CPU time.
+ * Realistic text takes 11 to 13 ms a MiB on a quiet run, so 10× is 110 to
+ * 130 ms: the benchmark holds the issue's 100 ms itself (bench/README.md),
+ * this test catches a slow or quadratic rule (20× and far more) without
+ * failing on a busy machine. Measured: the mix 6 to 7.5×, the slowest single
+ * prefix 5 to 6×.
  */
-const MAX_RATIO = 8;
+const MAX_RATIO = 10;
 /**
  * On a loaded machine, how much slower than 16 MiB of prose through the hook
  * a 16 MiB adversarial prompt may be. Measured under load 8 to 12: prose
