@@ -102,6 +102,18 @@ let ibanLengths: Map<string, number> | undefined;
  * passes the ISO 7064 mod-97 check.
  */
 export function mod97Valid(value: string): boolean {
+  // Text built to be slow repeats the same candidates thousands of times.
+  const known = mod97Checked.get(value);
+  if (known !== undefined) return known;
+  if (mod97Checked.size >= 1024) mod97Checked.clear();
+  const valid = mod97ValidOf(value);
+  mod97Checked.set(value, valid);
+  return valid;
+}
+
+const mod97Checked = new Map<string, boolean>();
+
+function mod97ValidOf(value: string): boolean {
   const iban = value.replace(/ /g, "").toUpperCase();
   if (iban.length < 5 || ibanLength(iban.slice(0, 2)) !== iban.length) return false;
   const rotated = iban.slice(4) + iban.slice(0, 4);
