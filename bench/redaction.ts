@@ -1,11 +1,13 @@
 /**
  * Redaction in-process: realistic text of 4 KB, 64 KB and 1 MiB, the
  * adversarial inputs of issue 3, the mix of every rule's prefix and the
- * slowest single prefix (issue 21), as median time and time per byte.
+ * slowest single prefix (issue 21), as median time and time per byte, and
+ * the least CPU time per MiB, which the gate reads.
  *
  * @module
  */
 
+import process from "node:process";
 import { redactText } from "../lib/redact/mod.ts";
 import { adversarialInputs, realisticInputs, repeatTo, rulePrefixes } from "./_payloads.ts";
 import { percentile } from "./_stats.ts";
@@ -22,6 +24,11 @@ export interface RedactionTiming {
   nsPerByte: number;
   /** Median time per MiB, ms. */
   msPerMib: number;
+  /**
+   * The least CPU time of the runs, per MiB, ms: time waiting for a core on
+   * a shared machine does not count, and a busy machine only ever adds time.
+   */
+  cpuMsPerMib: number;
 }
 
 /**
@@ -47,18 +54,24 @@ function timeRedaction(name: string, text: string): RedactionTiming {
   const runs = text.length <= 4096 ? 400 : text.length <= 65536 ? 60 : 5;
   redactText(text);
   const times: number[] = [];
+  let leastCpuMs = Infinity;
   for (let i = 0; i < runs; i++) {
+    const cpu = process.cpuUsage();
     const started = performance.now();
     redactText(text);
     times.push(performance.now() - started);
+    const used = process.cpuUsage(cpu);
+    leastCpuMs = Math.min(leastCpuMs, (used.user + used.system) / 1000);
   }
   const medianMs = percentile(times, 50);
+  const perMib = (1024 * 1024) / text.length;
   return {
     name,
     bytes: text.length,
     medianMs,
     nsPerByte: (medianMs * 1e6) / text.length,
-    msPerMib: (medianMs * 1024 * 1024) / text.length,
+    msPerMib: medianMs * perMib,
+    cpuMsPerMib: leastCpuMs * perMib,
   };
 }
 
@@ -86,5 +99,5 @@ export function slowestPrefix(): RedactionTiming {
         repeatTo(prefix, 1024 * 1024),
       )
     )
-    .reduce((a, b) => (b.msPerMib > a.msPerMib ? b : a));
+    .reduce((a, b) => (b.cpuMsPerMib > a.cpuMsPerMib ? b : a));
 }
