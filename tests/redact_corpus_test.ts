@@ -5,9 +5,9 @@
  *
  * - `dev.jsonl` and `dev_sessions.jsonl` are the development corpora: 100 %
  *   recall and no firm false positive, asserted.
- * - `heldout.jsonl` was written before any tuning and is never tuned on:
- *   its score is printed, not asserted (see docs/redaction.md for the
- *   numbers before and after).
+ * - `heldout.jsonl` and `heldout_sessions.jsonl` were written before any
+ *   tuning and are never tuned on: their scores are printed, not asserted
+ *   (see docs/redaction.md for the numbers before and after).
  *
  * @module
  */
@@ -39,6 +39,12 @@ Deno.test("the held-out corpus is scored and reported (never tuned on)", async (
   const score = scoreRedactText(await loadCorpus(new URL("heldout.jsonl", CORPUS)));
   console.log(formatScore("heldout.jsonl", score));
   assert.ok(score.secrets > 50 && score.firmNegatives > 10);
+});
+
+Deno.test("the held-out session corpus is scored and reported (never tuned on)", async () => {
+  const score = scoreRedactText(await loadCorpus(new URL("heldout_sessions.jsonl", CORPUS)));
+  console.log(formatScore("heldout_sessions.jsonl", score));
+  assert.ok(score.secrets > 50 && score.firmNegatives > 15);
 });
 
 Deno.test("scoreOutputs() counts leaks, firm and policy false positives and kept context", () => {

@@ -215,6 +215,46 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "redactValue() keeps templates, masked values and placeholders under a secret's key, and keys about a secret",
+  permissions: "none",
+  fn() {
+    const value = {
+      env: { DB_PASSWORD: "${DB_PASSWORD}", API_TOKEN: "{{ .Values.token }}" },
+      login: { password: "********", token_count: "512", session_id: "s-4412" },
+      sa: { private_key_id: "3b8e1f0c2a9d47e6b5c1f8a2d0e9c7b4a6f3d1e2", pw: "Lk8-Qz3-Wm7" },
+    };
+    const result = redactValue(value);
+    assert.deepEqual(result.value, {
+      env: { DB_PASSWORD: "${DB_PASSWORD}", API_TOKEN: "{{ .Values.token }}" },
+      login: { password: "********", token_count: "512", session_id: "s-4412" },
+      sa: { private_key_id: "<SECRET>", pw: "<SECRET>" },
+    });
+  },
+});
+
+Deno.test({
+  name: "redactValue() replaces the value of a name/value entry whose name says secret",
+  permissions: "none",
+  fn() {
+    const value = {
+      environment: [
+        { name: "DB_PASSWORD", value: "Acorn5Rapids" },
+        { Name: "LOG_LEVEL", Value: "info" },
+        { key: "API_TOKEN", value: "t0k" },
+      ],
+    };
+    assert.deepEqual(redactValue(value).value, {
+      environment: [
+        { name: "DB_PASSWORD", value: "<SECRET>" },
+        { Name: "LOG_LEVEL", Value: "info" },
+        { key: "API_TOKEN", value: "<SECRET>" },
+      ],
+    });
+  },
+});
+
+Deno.test({
   name: "redactValue() keeps a __proto__ key as a key and two keys redacted alike apart",
   permissions: "none",
   fn() {

@@ -53,6 +53,10 @@ const SECRET = [
   "session",
   "sessionToken",
   "bearer",
+  "bind_pw",
+  "SMTP_PW",
+  "client_secert",
+  "private_key_id",
 ];
 
 const PLAIN = [
@@ -71,6 +75,13 @@ const PLAIN = [
   "compass",
   "timeout",
   "pattern",
+  "token_count",
+  "session_id",
+  "password_hash",
+  "secretName",
+  "tokenType",
+  "auth_url",
+  "pwm_duty",
   "",
 ];
 

@@ -273,7 +273,7 @@ function placeholderProblemOf(value: string): string | undefined {
   if (value.length === 0) return "empty";
   if (plainlyNotPlaceholder(value)) return undefined;
   if (/[<>{}]|\$\(|\$\{|%\(|%s\b|\{\{/.test(value)) return "template syntax";
-  if (value.startsWith("$")) return "variable reference";
+  if (value.startsWith("$") || /^%(?:\w+%|\d$)/.test(value)) return "variable reference";
   if (isPlaceholderWord(value)) return `placeholder word ${value}`;
   if (/x{4,}|X{4,}|\*{3,}|•{3,}|\.{3}|…/.test(value)) return "masked or elided";
   if (/(?:^|[_-])(?:your|my|insert|replace|enter|fake|dummy)[_-]/i.test(value)) {

@@ -17,6 +17,7 @@ import { applyFindings, scanText } from "./_engine.ts";
 export { RedactionTimeoutError } from "./_engine.ts";
 import { RULES } from "./rules/mod.ts";
 import { isSecretKeyName } from "./secret_keys.ts";
+import { placeholderProblem } from "./_validators.ts";
 
 /**
  * The e-mail domains kept when the caller names none: the spec's
@@ -200,6 +201,16 @@ function redactKeys(
   return { byKey, matchCount: result.matchCount, counts: result.counts };
 }
 
+/**
+ * Whether an object is a name/value entry whose name says secret
+ * (`{"name": "DB_PASSWORD", "value": "…"}` in ECS, Kubernetes and CI
+ * environments): then its `value` is a secret too.
+ */
+function namesSecretValue(entry: Record<string, unknown>): boolean {
+  const name = entry["name"] ?? entry["Name"] ?? entry["key"] ?? entry["Key"];
+  return typeof name === "string" && isSecretKeyName(name);
+}
+
 /** The rule id counted for a string replaced because its key names a secret. */
 export const SECRET_KEY_RULE_ID = "secret_key_name";
 
@@ -210,14 +221,16 @@ export const SECRET_KEY_PLACEHOLDER = "<SECRET>";
  * Redacts every string value and every object key inside a JSON value
  * (objects, arrays, nested), leaving numbers, booleans and null alone. A key
  * that names a secret ({@linkcode isSecretKeyName}) makes every non-empty
- * string under it a secret, replaced whole. Iterative, so a value nested
+ * string under it a secret, replaced whole, unless the string is a template,
+ * a masked value or a placeholder (`${DB_PASSWORD}`, `********`). Iterative, so a value nested
  * 10,000 deep does not overflow the stack.
  */
 export function redactValue(value: unknown, options: RedactOptions = {}): ValueRedactionResult {
   const counts: Record<string, number> = {};
   let matchCount = 0;
   const redactString = (text: string, secret: boolean): string => {
-    if (secret && text.length > 0) {
+    // A template, a masked value or a placeholder under a secret's key stays (`${DB_PASSWORD}`).
+    if (secret && text.length > 0 && placeholderProblem(text) === undefined) {
       matchCount++;
       counts[SECRET_KEY_RULE_ID] = (counts[SECRET_KEY_RULE_ID] ?? 0) + 1;
       return SECRET_KEY_PLACEHOLDER;
@@ -245,15 +258,17 @@ export function redactValue(value: unknown, options: RedactOptions = {}): ValueR
       continue;
     }
     const out = target as Record<string, unknown>;
+    const named = namesSecretValue(source as Record<string, unknown>);
     for (const [key, item] of Object.entries(source as Record<string, unknown>)) {
       const secret = underSecret || isSecretKeyName(key);
+      const namedValue = named && (key === "value" || key === "Value");
       const redactedKey = redactedKeys.byKey.get(key) ?? key;
       let name = redactedKey;
       // Two keys redacted alike must not overwrite each other.
       for (let n = 2; Object.hasOwn(out, name); n++) name = `${redactedKey}#${n}`;
       // Defined, not assigned: a "__proto__" key must stay a key, not become the prototype.
       Object.defineProperty(out, name, {
-        value: copyOf(item, secret),
+        value: copyOf(item, secret || namedValue),
         enumerable: true,
         writable: true,
         configurable: true,

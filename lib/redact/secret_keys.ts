@@ -24,7 +24,12 @@ const SECRET_WORDS = new Set([
   "pasword",
   "paswd",
   "pswd",
+  "pw",
   "secret",
+  // Misspelt.
+  "secert",
+  "sercet",
+  "scret",
   "secrets",
   "token",
   "auth",
@@ -58,8 +63,51 @@ const SECRET_PAIRS = new Set([
   "pass phrase",
 ]);
 
+/**
+ * Words that say a key holds something about a secret, not the secret
+ * (`token_count`, `session_id`, `password_hash`, `secretName`): with one of
+ * them the key names no secret. A service account's `private_key_id` is the
+ * exception: it travels with the key.
+ */
+const NOT_THE_SECRET = new Set([
+  "id",
+  "ids",
+  "count",
+  "type",
+  "name",
+  "names",
+  "url",
+  "uri",
+  "path",
+  "file",
+  "ref",
+  "expires",
+  "expiry",
+  "ttl",
+  "timeout",
+  "length",
+  "len",
+  "max",
+  "min",
+  "limit",
+  "hash",
+  "public",
+  "required",
+  "enabled",
+  "endpoint",
+  "header",
+  "prefix",
+  "format",
+  "version",
+  "policy",
+  "mode",
+  "usage",
+  "fingerprint",
+]);
+
 /** A cheap first look: a key holding none of these stems cannot match. */
-const STEMS = /pass|pasw|pswd|pwd|secret|token|auth|cookie|session|cred|key|bearer|jwt/i;
+const STEMS =
+  /pass|pasw|pswd|pw|secret|secert|sercet|scret|token|auth|cookie|session|cred|key|bearer|jwt/i;
 
 /** Splits `apiKey`, `API-KEY`, `x_auth.token`, `HTTPCookie` into lowercase words. */
 function words(name: string): string[] {
@@ -84,6 +132,8 @@ function words(name: string): string[] {
 export function isSecretKeyName(name: string): boolean {
   if (!STEMS.test(name)) return false;
   const parts = words(name);
+  if (parts.join("_") === "private_key_id") return true;
+  if (parts.some((part) => NOT_THE_SECRET.has(part))) return false;
   for (let i = 0; i < parts.length; i++) {
     if (SECRET_WORDS.has(parts[i]!)) return true;
     if (i > 0 && SECRET_PAIRS.has(`${parts[i - 1]} ${parts[i]}`)) return true;
@@ -102,13 +152,17 @@ export function isSecretKeyName(name: string): boolean {
  */
 export function textSecretNameProblem(name: string): string | undefined {
   const saysSecret =
-    /api.?key|apikey|secret|token|access.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key$/i;
+    /api.?key|apikey|secret|secert|sercet|scret|token|access.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key$/i;
   // `appKey`, `signingKey`: a camelCase name ending in Key (case matters here).
   const camelKey = /[a-z]Key$/;
   const saysPublic =
     /(?:^|[^a-z])(?:id|ids|hash|sha|digest|checksum|public|publishable|pub|path|file|url|uri|name|type|length|len|max|min|count|limit|expires?|expiry|ttl|version|format|prefix|header|field|label|endpoint|host|region|bucket|index|cache|idempotency|sort|partition|primary|foreign|lookup|usage|fingerprint|kid|pubkey|domain|timeout|samesite|age|duration|storage|store)(?:[^a-z]|$)|[a-z]Id$|Hash$/i;
   if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;
-  if (saysPublic.test(name)) return `name ${name} says not a secret`;
+  // A service account file's `private_key_id` travels with the key and names it to Google.
+  if (/^private_key_id$/i.test(name)) return undefined;
+  if (saysPublic.test(name) || /[a-z](?:Name|Ref|Path|File|Type|Url|Arn|Id)$/.test(name)) {
+    return `name ${name} says not a secret`;
+  }
   return undefined;
 }
 
@@ -119,7 +173,7 @@ export function textSecretNameProblem(name: string): string | undefined {
  */
 export function textPasswordNameProblem(name: string): string | undefined {
   const saysPassword =
-    /passw(?:or)?d|passwrd|pas+word|paswd|pswd|passphrase|pwd|(?:^|[^a-z])pass(?:[^a-z]|$)|[a-z]Pass(?:[^a-z]|$)/;
+    /pas{1,2}(?:w(?:or|ro|r|o)?d|ow?rd)|pas+word|pswd|passphrase|pwd|(?:^|[^a-z])p(?:ass|w)(?:[^a-z]|$)|[a-z]P(?:ass|w)(?:[^a-z]|$)/;
   const saysNotTheValue =
     /hash|salt|length|(?:^|[^a-z])(?:len|min|max)(?:[^a-z]|$)|policy|reset|url|uri|file|path|field|label|prompt|hint|placeholder|type|regex|pattern|strength|expir|rule|changed|updated|required|enabled|mode|manager|input|form|column|error|message|text|title|digest|encrypted|bcrypt|protected|less|through|rate|count|port|user(?:name)?$/i;
   if (!saysPassword.test(name) && !saysPassword.test(name.toLowerCase())) {

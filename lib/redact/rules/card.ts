@@ -49,7 +49,7 @@ function issuerProblem(digits: string): string | undefined {
 }
 
 function cardProblem(c: Candidate): string | undefined {
-  const digits = c.secret.replace(/[ -]/g, "");
+  const digits = c.secret.replace(/[ .-]/g, "");
   const issuer = issuerProblem(digits);
   if (issuer !== undefined) return issuer;
   if (!luhnValid(digits)) return "Luhn check fails";
@@ -68,11 +68,16 @@ export const card: Rule = {
   // The first four digits, common to every form, taken once: the same
   // matches, and a start that is no card fails once, not in every form.
   pattern: () =>
-    /(?<![\d.-])\d{4}(?:\d{9,15}|([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|([ -])\d{6}\2\d{4,5})(?!\d|[.,]\d)/dg,
+    /(?<![\d.-])\d{4}(?:\d{9,15}|([ .-])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|([ -])\d{6}\2\d{4,5})(?!\d|[.,]\d)/dg,
   priority: 300,
   validators: [cardProblem],
   allowlist: [],
-  truePositives: ["card 4539 1488 0343 6467 exp 12/28", '"number": "5425233430109903"'],
+  truePositives: [
+    "card 4539 1488 0343 6467 exp 12/28",
+    '"number": "5425233430109903"',
+    // Dotted groups.
+    "card: 4539.1488.0343.6467",
+  ],
   falsePositives: [
     // A test card from the Stripe docs.
     "4242 4242 4242 4242",

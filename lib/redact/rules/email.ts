@@ -18,6 +18,8 @@ const NOT_TLDS =
   "local internal lan localdomain home corp test example invalid localhost intranet private svc cluster";
 /** Literals that the bot-address pattern in `kept` needs before it runs. */
 const MACHINE_LOCAL_HINTS = ["reply", "daemon", "postmaster", "bounce"];
+/** A `-u`/`--user` flag right before an address: `user:password` follows, not an scp path. */
+const USER_FLAG = /(?:^|\s)(?:-u|--user)(?:[ \t]+|=)["']?$/;
 /** What the ssh-target check needs in the 120 characters before an address. */
 const SSH_HINT = /s(?:sh|cp|ftp)|rsync|mosh/;
 
@@ -79,7 +81,10 @@ function kept(c: Candidate): string | undefined {
   if (local === "git") return "git SSH remote";
   if (c.text[c.start - 1] === "/") return "URL userinfo";
   if (c.text[c.start - 1] === ":" && afterUrlScheme(c.text, c.start)) return "URL userinfo";
-  if (c.text[c.end] === ":" && /[\w~/.]/.test(c.text[c.end + 1] ?? "")) return "scp-style remote";
+  if (
+    c.text[c.end] === ":" && /[\w~/.]/.test(c.text[c.end + 1] ?? "") &&
+    !USER_FLAG.test(lineBefore(c.text, c.start, 40))
+  ) return "scp-style remote";
   // A plain slice first: the line's start is looked for only near an ssh-like word.
   const near = c.text.slice(Math.max(0, c.start - 120), c.start);
   if (!SSH_HINT.test(near)) return undefined;
@@ -107,6 +112,8 @@ export const email: Rule = {
     "From: R. Quinn <r.quinn+ops@harborline.co.uk>",
     // Documentation domains are redacted like any other (the spec's AC 11).
     "write to user@example.com",
+    // The user of curl's `-u user:password`.
+    "curl -u ana.silva@firma-xyz.com.br:Pampa7Trigo https://api.firma-xyz.com.br/v1/me",
   ],
   falsePositives: [
     // A git SSH remote.
@@ -125,5 +132,7 @@ export const email: Rule = {
     "connect as postgres@db-primary.internal",
     // A URL's placeholder password the URL rule kept.
     "MONGO_URI=mongodb+srv://admin:YOUR_PASSWORD@cluster0.mongodb.net/test",
+    // An scp-style remote.
+    "rsync -a dist/ deploy@web01.example.com:/srv/www/",
   ],
 };

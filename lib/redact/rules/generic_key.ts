@@ -1,7 +1,8 @@
 /**
  * Generic keys named by context: a value of 16+ characters with letters,
  * digits and entropy, assigned to a name that says key, secret or token
- * (`api_key=…`, `"client_secret": "…"`, `X-API-Key: …`). Names that say the
+ * (`api_key=…`, `"client_secret": "…"`, `X-API-Key: …`); a shorter one (8+)
+ * when the name says secret outright and the value mixes cases and digits. Names that say the
  * value is public or not a secret (`…_id`, `hash`, `public_key`, `max_tokens`)
  * and values that are code (`os.environ[…]`, `getenv(…)`, `${VAR}`) stay.
  *
@@ -9,21 +10,59 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { textSecretNameProblem } from "../secret_keys.ts";
+import { isSecretKeyName, textSecretNameProblem } from "../secret_keys.ts";
+import { markupPattern, mayHoldMarkup, notConfigWord } from "./password.ts";
 import {
   hasDigitAndLetter,
   isNameChar,
+  lineBefore,
   minEntropy,
   notCall,
   notPlaceholder,
   remembered,
+  shannonEntropy,
 } from "../_validators.ts";
 
 // Patterns live inside the functions that use them: a regular expression is
 // created when its function first runs, not when the hook loads every rule.
 
 function nameSaysSecret(c: Candidate): string | undefined {
-  return secretNameProblem(c.groups["name"] ?? "");
+  if (c.groups["setsecret"] !== undefined) return undefined;
+  const name = c.groups["name"] ?? "";
+  // A session cookie's id is the session: whoever holds it is logged in.
+  if (/^session_?id$/i.test(name) && /cookie/i.test(lineBefore(c.text, c.matchStart, 300))) {
+    return undefined;
+  }
+  return secretNameProblem(name);
+}
+
+/** Values shorter than this need a name that says secret outright and a typed-secret shape. */
+const SHORT_MAX = 16;
+/** The shortest value a name alone makes a secret. */
+const SHORT_MIN = 8;
+
+/**
+ * Why a value under 16 characters is not a secret, or `undefined` when it
+ * is: its name must say secret outright (`AUTH_TOKEN`, `secret`), and it
+ * must mix lowercase, uppercase and digits without a word-like run of five
+ * letters of one case (`OAuth2Client`, `v2-2024-11`, `abc12345` stay).
+ */
+function shortValueShape(c: Candidate): string | undefined {
+  if (c.secret.length >= SHORT_MAX) return undefined;
+  if (!isSecretKeyName(c.groups["name"] ?? c.groups["setsecret"] ?? "")) {
+    return "short value under a name that does not say secret outright";
+  }
+  if (!/[a-z]/.test(c.secret) || !/[A-Z]/.test(c.secret) || !/\d/.test(c.secret)) {
+    return "short value without lowercase, uppercase and digits";
+  }
+  return /[a-z]{5}|[A-Z]{5}/.test(c.secret) ? "short value with a word-like run" : undefined;
+}
+
+/** Rejects a value of 16 characters or more whose entropy is at or below 3.2 bits per character. */
+function longValueEntropy(c: Candidate): string | undefined {
+  if (c.secret.length < SHORT_MAX) return undefined;
+  const h = shannonEntropy(c.secret);
+  return h <= 3.2 ? `entropy ${h.toFixed(2)} ≤ 3.2` : undefined;
 }
 
 const secretNameProblem = remembered(textSecretNameProblem);
@@ -46,17 +85,49 @@ function notCodePath(c: Candidate): string | undefined {
   return undefined;
 }
 
-const NAME_WORDS = ["key", "secret", "token", "auth", "cred", "cookie", "session", "secure"];
+const NAME_WORDS = [
+  "key",
+  "secret",
+  "token",
+  "auth",
+  "cred",
+  "cookie",
+  "session",
+  "secure",
+  // Misspelt.
+  "secert",
+  "sercet",
+  "scret",
+];
 
-/** What may stand between a name and its value: quotes, `\`, blanks, `:`, `=`, `>`, `(`. */
+/** What may stand between a name and its value: quotes, `\`, blanks, `:`, `=`, `>`, `(`, `,`, `]`. */
 function isAssignChar(c: number): boolean {
   return c === 34 || c === 39 || c === 92 || c === 32 || c === 9 || c === 58 || c === 61 ||
-    c === 62 || c === 40;
+    c === 62 || c === 40 || c === 44 || c === 93;
 }
 
 /** `[a-z0-9_+/=.~-]` (the text is lowercased). */
 function isValueChar(c: number): boolean {
   return isNameChar(c) || c === 43 || c === 47 || c === 61 || c === 126;
+}
+
+/**
+ * Where a YAML value starts when `at` holds a `!!binary` tag or a block
+ * scalar's header (`|`, `>-`) ending its line; else `at`.
+ */
+function pastBlockHeader(lower: string, at: number): number {
+  let i = at;
+  if (lower.startsWith("!!binary", i)) i += 8;
+  while (lower[i] === " " || lower[i] === "\t") i++;
+  // `>` may stand before a value, so the header may have begun before `at`.
+  const header = lower[i] === "|" || lower[i] === ">" || lower[at - 1] === ">";
+  if (!header) return i;
+  const afterTag = i;
+  while (i < lower.length && "|>+-123456789 \t".includes(lower[i]!)) i++;
+  if (lower[i] !== "\n") return afterTag;
+  i++;
+  while (lower[i] === " " || lower[i] === "\t") i++;
+  return i;
 }
 
 /**
@@ -85,6 +156,11 @@ function mayAssignSecret(lower: string): boolean {
       while (valueStart < lower.length && isAssignChar(lower.charCodeAt(valueStart))) valueStart++;
       // A value may begin with `=`, which is also what may stand before it.
       while (valueStart > nameEnd && lower.charCodeAt(valueStart - 1) === 61) valueStart--;
+      valueStart = pastBlockHeader(lower, valueStart);
+      // Laravel's `APP_KEY=base64:…` (the `=` may have been kept as the value's start).
+      for (const at of [valueStart, valueStart + 1]) {
+        if (lower.startsWith("base64:", at)) valueStart = at + 7;
+      }
       if (valueStart < runFrom || valueStart >= runEnd) {
         runFrom = valueStart;
         lastDigit = -1;
@@ -96,7 +172,9 @@ function mayAssignSecret(lower: string): boolean {
           else if (c >= 97 && c <= 122) lastLetter = runEnd;
         }
       }
-      if (runEnd - valueStart >= 16 && lastDigit >= valueStart && lastLetter >= valueStart) {
+      if (
+        runEnd - valueStart >= SHORT_MIN && lastDigit >= valueStart && lastLetter >= valueStart
+      ) {
         return true;
       }
     }
@@ -110,13 +188,17 @@ export const genericKey: Rule = {
   description: "Generic key, secret or token value named by context",
   placeholder: "<SECRET>",
   keywords: NAME_WORDS,
-  precheck: (facts) => mayAssignSecret(facts.lower),
+  precheck: (facts) => mayAssignSecret(facts.lower) || facts.lower.includes("gh secret set"),
   pattern: () =>
     new RegExp(
-      "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure)[\\w.-]{0,40})" +
-        "(?:(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:\\\\?[\"'])?|\\([ \\t]{0,4}\\\\?[\"'])" +
-        "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?)" +
-        "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,8192})",
+      "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)[\\w.-]{0,40})" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?(?:\\\\{0,3}[\"'])?" +
+        "|\\([ \\t]{0,4}\\\\{0,3}[\"']|[\"'][ \\t]{0,4},[ \\t]{0,4}[\"'])" +
+        "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?" +
+        // `aws configure set NAME VALUE`; `gh secret set NAME --body VALUE` names a secret whatever NAME says.
+        "|(?<=\\bconfigure[ \\t]+set[ \\t]+)(?<name>[\\w.-]{1,80})[ \\t]+[\"']?" +
+        "|\\bgh[ \\t]+secret[ \\t]+set[ \\t]+(?<setsecret>[\\w-]{1,100})[ \\t]+(?:--body|-b)(?:=|[ \\t]+)[\"']?)" +
+        "(?:base64:)?(?<secret>[A-Za-z0-9_\\-+/=.~]{8,8192})",
       "dgi",
     ),
   secretGroup: "secret",
@@ -128,11 +210,18 @@ export const genericKey: Rule = {
     notCodePath,
     notPlainUuid,
     hasDigitAndLetter,
-    minEntropy(3.2),
+    shortValueShape,
+    minEntropy(2.5),
+    longValueEntropy,
   ],
   allowlist: [],
   truePositives: [
     "api_key: 3f9a2c7e1b5d4a8f9c0e2b4d6f8a1c3e",
+    // Short values under a name that says secret outright, and Laravel's `base64:` key.
+    'export AUTH_TOKEN=Kx92mfL0qP\nconst cfg = { secret: "Hq5-Wz9-Lk3-Rm7" }',
+    "APP_KEY=base64:Qm9vdHN0cmFwNGxhcmF2ZWwxMjM0NTY3ODkwYWJjZGVm",
+    // Django's session cookie.
+    "Cookie: sessionid=q8w3e7r2t6y1u5i9o4p0; csrftoken=Zx8Cv3Bn7Ml2Kj6Hg1Fd",
     "X-API-Key:Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1",
     '{"client_secret": "Zx7Cv3Bn8Ml1Kj5Hg9Fd2Sa6"}',
     "WEBHOOK_SIGNING_SECRET=9c0e2b4d6f8a1c3e3f9a2c7e1b5d4a8f",
@@ -144,6 +233,10 @@ export const genericKey: Rule = {
     "Cookie: sessionid=k3v9q2m8x7w1z5r4t6y0u2i8o3p7a9s1; csrftoken=abc",
     // A key passed as a function argument.
     'sgMail.setApiKey("Rm5Tq8Vx2Lk7Wz3Pn9Yb4Hc6Jd1");',
+    // A name-value pair of arguments, `aws configure set`, `gh secret set`.
+    "[Environment]::SetEnvironmentVariable('API_TOKEN', 'Qp7Lx2Wm9Rz4Vt8Kn3Bc6', 'User')",
+    "aws configure set aws_secret_access_key Rw9Tz4Kq8Lm3Vx7Nb2Pc6Hd1Jf5Gs0Ya8",
+    'gh secret set DEPLOY_HOOK --body "Kv8Nq3Wx7Lz2Rt6Pm9Bc4Hd"',
   ],
   falsePositives: [
     // An id named as such.
@@ -162,5 +255,74 @@ export const genericKey: Rule = {
     "author: Nguyen Van An 2024 edition 1234567890",
     // A session's timeout.
     "session_timeout=86400000000000000s",
+    // Short values that are code or versions.
+    "auth: OAuth2Client\ntoken: v2-2024-11\nsecret: abc12345",
+    // A session id outside a cookie.
+    '"session_id": "q8w3e7r2t6y1u5i9o4p0"',
+  ],
+};
+
+/** A key, secret or token in XML, a .NET setting or a Terraform variable's default. */
+export const genericKeyMarkup: Rule = {
+  id: "generic_api_key_markup",
+  description:
+    "Key, secret or token named apart from its value: <apiKey>…</apiKey>, <add key=… value=…/>, env name/value entries, Dockerfile ENV",
+  placeholder: "<SECRET>",
+  keywords: NAME_WORDS,
+  precheck: (facts) => mayHoldMarkup(facts.text),
+  pattern: () => markupPattern(NAME_WORDS.join("|")),
+  secretGroup: "secret",
+  priority: 400,
+  validators: [
+    nameSaysSecret,
+    notConfigWord,
+    notPlaceholder,
+    notCodePath,
+    notPlainUuid,
+    function markupSecretShape(c) {
+      return c.secret.length < 8 ? `length ${c.secret.length} < 8` : undefined;
+    },
+    hasDigitAndLetter,
+    minEntropy(3),
+  ],
+  allowlist: [],
+  truePositives: [
+    "<settings>\n  <apiKey>Jq8Lw3Rz7Vx2Tm9Nb4</apiKey>\n</settings>",
+    '<add key="StorageSecret" value="Kd4Wq8Zr2Lm7Vx3T" />',
+    "- name: STRIPE_WEBHOOK_SECRET\n  value: Wq4Zr8Lm2Xk7Tp3Vn9Bc",
+    "ENV NPM_TOKEN Rt8Kw3Lz7Qm2Xv6Pn9Bc4",
+  ],
+  falsePositives: [
+    "<apiKey>YOUR_API_KEY</apiKey>",
+    "<keyName>primary-signing-key-2024</keyName>",
+    "<tokenLifetime>3600</tokenLifetime>",
+  ],
+};
+
+/** `the API key for the sandbox is …`, `token của bot là …`: a key given in prose. */
+export const genericKeyProse: Rule = {
+  id: "generic_api_key_prose",
+  description: "Key, secret or token given in prose (English or Vietnamese)",
+  placeholder: "<SECRET>",
+  keywords: ["key", "token", "secret"],
+  precheck: (facts) => /(?<![a-z])(?:is|was|là|la)(?![a-z])/.test(facts.lower),
+  pattern: () =>
+    new RegExp(
+      "(?<![A-Za-z])(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|client[ _-]?secret|token)(?![A-Za-z])" +
+        "(?:[ \\t]{1,4}[^\\s:=]{1,20}){0,4}?[ \\t]{1,4}(?:is|was|là|la)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
+        "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,8192})",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 400,
+  validators: [notPlaceholder, notCodePath, hasDigitAndLetter, minEntropy(3.2)],
+  allowlist: [],
+  truePositives: [
+    "The API key for the sandbox is Qx8Wm3Lr7Tz2Kv6Pn4Bc9Hd, it expires Friday.",
+    "token của bot là Zr7Kq2Wx9Lm4Vt8Pn3Bc6Hd nhé",
+  ],
+  falsePositives: [
+    "the token is stored in AWS Secrets Manager as prod/db/token-2024-rotation",
+    "the secret key is 32 characters long and base64 encoded",
   ],
 };

@@ -33,6 +33,8 @@ const passwordNameProblem = remembered(textPasswordNameProblem);
 /** Quoted values need no shape beyond "not a placeholder, no spaces"; bare words must look typed. */
 function valueLooksSet(c: Candidate): string | undefined {
   const quoted = c.groups["quoted"] !== undefined;
+  // `setenv("DB_PASSWORD", "…")`: a name and a value as two arguments, or two words of a list.
+  if (c.groups["pair"] !== undefined) return passwordShapeProblem(c.secret);
   if (quoted) {
     if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
     if (/\s/.test(c.secret)) return passphraseProblem(c.secret);
@@ -40,6 +42,8 @@ function valueLooksSet(c: Candidate): string | undefined {
     return placeholderProblem(c.secret);
   }
   if (c.text[c.end] === "(" || c.text[c.end] === "[") return "code expression";
+  // `!vault |`, `!Ref DbPassword`: a YAML tag, the value follows it.
+  if (/^!{1,2}[A-Za-z]+$/.test(c.secret) && /[ \t]/.test(c.text[c.end] ?? "")) return "YAML tag";
   return passwordShapeProblem(c.secret);
 }
 
@@ -54,7 +58,9 @@ const MESSAGE_WORDS =
  * is: 3 to 10 words of letters and digits, none a word of messages
  * (`"must be at least 12 characters"`, `"Enter your password"`).
  */
-function passphraseProblem(value: string): string | undefined {
+const passphraseProblem = remembered(passphraseProblemOf);
+
+function passphraseProblemOf(value: string): string | undefined {
   const words = value.trim().split(/\s+/);
   if (words.length < 3 || words.length > 10) return `${words.length} words, not a passphrase`;
   for (const word of words) {
@@ -77,8 +83,9 @@ function isLowerLetter(c: number): boolean {
 function nameMaySayPassword(text: string, lower: string, start: number, end: number): boolean {
   const name = lower.slice(start, end);
   if (
-    name.includes("pwd") || name.includes("passw") || name.includes("passphrase") ||
-    name.includes("pasw") || name.includes("pswd") || name.includes("pasword")
+    name.includes("pw") || name.includes("passw") || name.includes("passphrase") ||
+    name.includes("pasw") || name.includes("pswd") || name.includes("pasword") ||
+    name.includes("passo")
   ) return true;
   for (let at = name.indexOf("pass"); at >= 0; at = name.indexOf("pass", at + 1)) {
     const p = start + at;
@@ -91,14 +98,14 @@ function nameMaySayPassword(text: string, lower: string, start: number, end: num
 
 /**
  * Whether some name holding `pass` or `pwd` may say password and is
- * followed, past quotes and blanks, by `:` or `=`: what the pattern and
+ * followed, past quotes, blanks and `]`, by `:`, `=` or `,`: what the pattern and
  * `nameSaysPassword` both need. Names like `bypass` and words like
  * `passes` are everywhere in code and prose; `password: string` still
  * counts. Each name is looked at once, so this stays linear.
  */
 function mayAssignPassword(text: string, lower: string): boolean {
   if (lower.length !== text.length) return true; // Offsets would differ: cannot tell.
-  for (const word of ["pass", "pwd", "pasw", "pswd", "pasword"]) {
+  for (const word of ["pass", "pw", "pasw", "pswd", "pasword"]) {
     let scannedTo = 0;
     for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
       if (at < scannedTo) continue;
@@ -108,8 +115,8 @@ function mayAssignPassword(text: string, lower: string): boolean {
       while (end < lower.length && isNameChar(lower.charCodeAt(end))) end++;
       scannedTo = end;
       let i = end;
-      while (i < lower.length && `\\"' \t`.includes(lower[i]!)) i++;
-      if (lower[i] !== ":" && lower[i] !== "=") continue;
+      while (i < lower.length && `\\"' \t]`.includes(lower[i]!)) i++;
+      if (lower[i] !== ":" && lower[i] !== "=" && lower[i] !== ",") continue;
       if (nameMaySayPassword(text, lower, start, end)) return true;
     }
   }
@@ -117,24 +124,27 @@ function mayAssignPassword(text: string, lower: string): boolean {
 }
 
 /**
- * A value: quoted (double, single, JSON-escaped), or bare up to a blank or
- * a delimiter; a YAML `!!binary` tag before it is skipped. 4,096 characters
- * at most, so no real value leaves a tail and no attempt scans far.
+ * A value: quoted (double, single, JSON-escaped, TOML `"""`), or bare up to
+ * a blank or a delimiter; a YAML `!!binary` tag and a block scalar's `|` or
+ * `>` line before it are skipped. 4,096 characters at most, so no real
+ * value leaves a tail and no attempt scans far.
  */
-const VALUE = "(?:!!binary[ \\t]*(?:\\|-?[ \\t]*\\n[ \\t]*)?)?" +
-  "(?:\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
-  '|\\\\"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096}))';
+const VALUE = "(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
+  '(?:"""\\n?(?<quoted>(?<secret>[^"\\\\]{1,4096}?))\\n?"""|' +
+  "\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
+  '|\\\\{1,3}"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\{1,3}"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096}))';
 
 /** `password = …`, `DB_PASS: …`, `"password": "…"`. */
 export const passwordAssignment: Rule = {
   id: "password_assignment",
   description: "Password assigned to a name that says password (code, config, JSON, query string)",
   placeholder: "<PASSWORD>",
-  keywords: ["pass", "pwd", "pasw", "pswd", "pasword"],
+  keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
   precheck: (facts) => mayAssignPassword(facts.text, facts.lower),
   pattern: () =>
     new RegExp(
-      "(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:pass|pwd|pasw|pswd|pasword)[\\w.-]{0,30})(?:\\\\?[\"'])?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}" +
+      "(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,4}(?:[:=]|:=|=>)|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,4}" +
         VALUE,
       "dgi",
     ),
@@ -152,7 +162,12 @@ export const passwordAssignment: Rule = {
     'db:\n  pass: "correct horse battery staple"',
     // Misspelt names.
     "passwrd: Hq7-xLm2Rv9",
+    // An index and a name-value pair of arguments.
+    "$config['password'] = 'Vb8n^Lk2Qw';",
+    'os.environ.setdefault("DB_PASSWORD", "Vb8n^Lk2Qw")',
     "DB_PASWORD=Hq7-xLm2Rv9",
+    // JSON inside a JSON string inside JSON.
+    '{"command":"echo \\"{\\\\\\"password\\\\\\":\\\\\\"Xy7-Lm2-Qz9\\\\\\"}\\""}',
     // A value ending in a dot, and one longer than 200 characters.
     'psycopg2.connect(user="etl", password="Vb8n^Lk2Qw.")',
     `password: ${"Zq8mN3vL".repeat(40)}`,
@@ -172,7 +187,12 @@ export const passwordAssignment: Rule = {
     "password: ${DB_PASSWORD}",
     // Messages and labels with spaces.
     'errors: { password: "must be at least 12 characters" }',
+    // An Ansible vault and a CloudFormation reference.
+    "password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6231336539666234",
+    "MasterUserPassword: !Ref DbPassword",
     '"password": "Enter your password"',
+    // Words of a list.
+    'fields = ["password", "passwordConfirm"]',
   ],
 };
 
@@ -231,7 +251,8 @@ function flagValue(bare: string): string {
 }
 
 /** Commands whose `-p VALUE` (with a blank) is a password; `redis-cli` takes it as `-a`. */
-const SPACED_PASSWORD_COMMANDS = /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah)\b/;
+const SPACED_PASSWORD_COMMANDS =
+  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh)\b/;
 
 /** Rejects `-p VALUE` / `-a VALUE` outside the commands that take a password so. */
 function spacedFlagCommand(c: Candidate): string | undefined {
@@ -343,25 +364,33 @@ export const passwordProse: Rule = {
   id: "password_prose",
   description: "Password given in prose (Vietnamese or English)",
   placeholder: "<PASSWORD>",
-  keywords: ["mật khẩu", "mat khau", "mk", "pass"],
+  keywords: ["mật khẩu", "mat khau", "mk", "pass", "pw"],
   // `mkdir`, `bypass` and `passes` hold the keywords too; the pattern wants them as words.
   precheck: (facts) =>
     facts.lower.includes("password") || facts.lower.includes("passphrase") ||
     facts.lower.includes("mật khẩu") || facts.lower.includes("mat khau") ||
-    facts.mayHaveWord("mk") || facts.mayHaveWord("pass"),
+    facts.mayHaveWord("mk") || facts.mayHaveWord("pass") || facts.mayHaveWord("pw") ||
+    facts.mayHaveWord("pwd"),
   pattern: () =>
     new RegExp(
       "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
+        // `mật khẩu Ha@Noi2025`: no verb, the next word holds a digit.
+        "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
         "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
-        "|(?:password|passphrase)(?:[ \\t]+[^\\s:=]{1,20}){0,3}?[ \\t]+(?:is|was|will be)[ \\t]*:?)" +
-        "[ \\t]*[\"'`“]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)])",
+        "|(?:password|passphrase)(?:[ \\t]+[^\\s:=]{1,20}){0,3}?[ \\t]+(?:is|was|will be)[ \\t]*:?" +
+        "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
+        // `the password's X`, `changed the password to X`, `use password 'X'`.
+        "|(?<![A-Za-z])(?:password|passphrase|pw)(?:'s|’s|[ \\t]+to|(?=[ \\t]+[\"'“]))[ \\t]*:?)" +
+        "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”" +
+        "|[`]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)]))",
       "dgi",
     ),
   secretGroup: "secret",
   priority: 440,
   validators: [
     function typedPassword(c) {
-      return /[()[\]{}]/.test(c.secret) ? "code expression" : passwordShapeProblem(c.secret);
+      if (/[()[\]{}]/.test(c.secret)) return "code expression";
+      return /\s/.test(c.secret) ? passphraseProblem(c.secret) : passwordShapeProblem(c.secret);
     },
   ],
   allowlist: [],
@@ -369,13 +398,448 @@ export const passwordProse: Rule = {
     "mật khẩu wifi văn phòng là Hn@2024xyz nhé",
     "the admin password is Kq7!vR2m, change it after login",
     "pass wifi là Tr4ngAn#88",
+    "tài khoản admin, mật khẩu Ha@Noi2025, email sau",
+    // A backticked value after the word.
+    "creds for staging: user `qa`, pass `Dv7-Kq2-Lm8`",
+    "user is deploy and the password's Qk4-Lm8-Zr2",
+    "I changed the admin password to Fd7#Cr4-Lq yesterday",
+    "use password 'Meadow Lark 88 Sunset' for the vault",
   ],
   falsePositives: [
     // Prose about passwords.
     "the password is too short and must have 12 characters",
     "mật khẩu là bắt buộc",
+    "đổi mật khẩu sau 90 ngày",
+    "I need the password to log in, and the password 'must be rotated' says the policy",
     // Code: the value is a call.
     'password = getpass.getpass("Password: ")',
+  ],
+};
+
+/** A line that reads `name = …` or `name: …`: a new key, not the value's next line. */
+const KEY_LINE = /^[\w.-]{1,60}[ \t]*[:=]|^[#;\[-]/;
+
+/**
+ * The first line of the value decides: a block scalar's `|` or `>`, or a
+ * value that reads as a password; then every later line must read as more of
+ * the value, not as a new key, a comment, a section or a list item.
+ */
+function continuesPassword(c: Candidate): string | undefined {
+  const first = c.groups["first"] ?? "";
+  if (!/^[|>][-+]?[1-9]?$/.test(first)) {
+    const bare = first.replace(/^(["'])(.*)\1$/, "$2");
+    const problem = /\s/.test(bare) ? passphraseProblem(bare) : passwordShapeProblem(bare);
+    if (problem !== undefined) return `first line: ${problem}`;
+  }
+  for (const line of c.secret.split("\n")) {
+    if (KEY_LINE.test(line.trim())) return "a later line is a new key";
+  }
+  return placeholderProblem(c.secret.trim());
+}
+
+/**
+ * The value's later lines under a password name: INI continuation lines and
+ * YAML block scalars (`password: |`), each indented deeper than the name.
+ * The first line is `password_assignment`'s.
+ */
+export const passwordContinued: Rule = {
+  id: "password_continued",
+  description: "Later lines of a multi-line password value (INI continuation, YAML block scalar)",
+  placeholder: "<PASSWORD>",
+  keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
+  precheck: (facts) => facts.text.includes("\n ") || facts.text.includes("\n\t"),
+  pattern: () =>
+    new RegExp(
+      "(?<=^|\\n)(?<indent>[ \\t]{0,40})(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
+        "[ \\t]{0,4}[:=][ \\t]{0,4}(?<first>\\S[^\\n]{0,4095})\\n\\k<indent>[ \\t]{1,40}" +
+        "(?<secret>\\S[^\\n]{0,4095}(?:\\n\\k<indent>[ \\t]{1,40}\\S[^\\n]{0,4095}){0,50})",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [nameSaysPassword, continuesPassword],
+  allowlist: [],
+  truePositives: [
+    "[smtp]\npassword = Hq7-xLm2Rv9\n    Zt4-second-Part",
+    "tls:\n  key_password: |\n    Lm4-Vx8-Qz2\n    Rt7-Kw9-Pn4\n  cert: /etc/tls/cert.pem",
+  ],
+  falsePositives: [
+    // Prose on the first line.
+    "notes:\n  passwords: rotate quarterly\n    and after each leave",
+    // A prompt string, then a comment.
+    "[auth]\npassword = ${PASSWORD}\n    ; set in the vault",
+  ],
+};
+
+/**
+ * Whether an unquoted value with spaces reads as a passphrase: words that no
+ * message holds, and a digit, capital or symbol unless an INI section
+ * header (`[db]`) says the text is a config file.
+ */
+function phraseLooksSet(c: Candidate): string | undefined {
+  const problem = passphraseProblem(c.secret);
+  if (problem !== undefined) return problem;
+  if (/[^a-z\s]/.test(c.secret)) return undefined;
+  return hasIniSection(c.text) ? undefined : "lowercase words outside an INI file";
+}
+
+let sectionsOf: { text: string; found: boolean } | undefined;
+
+/** Whether a line of `text` is an INI section header; asked once per text, however many candidates ask. */
+function hasIniSection(text: string): boolean {
+  if (sectionsOf?.text !== text) {
+    sectionsOf = { text, found: /(?:^|\n)[ \t]*\[[\w. -]{1,60}\][ \t]*(?:\r?\n|$)/.test(text) };
+  }
+  return sectionsOf.found;
+}
+
+/**
+ * An unquoted passphrase that runs to the end of its line under a password
+ * name: INI, `.properties` and YAML plain values may hold spaces.
+ */
+export const passwordPhraseLine: Rule = {
+  id: "password_phrase_line",
+  description: "Unquoted passphrase with spaces to the end of a config line (INI, YAML)",
+  placeholder: "<PASSWORD>",
+  keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
+  precheck: (facts) => mayAssignPassword(facts.text, facts.lower),
+  pattern: () =>
+    new RegExp(
+      "(?<=^|\\n)[ \\t]{0,40}(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
+        // Three to ten words: a passphrase, and what a single word leaves to `password_assignment`.
+        "[ \\t]{0,4}[:=][ \\t]{0,4}(?<secret>[^\\s\"'#;|>!&\\[{][^\\s#;]{0,100}(?:[ \\t]{1,8}[^\\s#;]{1,100}){2,9})" +
+        "[ \\t]{0,8}(?=\\r?\\n|$)",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [nameSaysPassword, phraseLooksSet],
+  allowlist: [],
+  truePositives: [
+    "[db]\nhost = pg.lan\npassword = lemon grove tiger sable",
+    "smtp:\n  password: Blue Harbor Seven 42",
+  ],
+  falsePositives: [
+    "passwords: rotate every ninety days",
+    "# password: must contain one digit",
+    "password: Use your SSO login",
+  ],
+};
+
+/** What `htpasswd -b`, `net use`, an `expect` script and `echo … |` need first. */
+function mayRunPasswordCommand(lower: string): boolean {
+  return lower.includes("htpasswd") || lower.includes("net use") || lower.includes("net user") ||
+    lower.includes("<<<") || lower.includes("cmdkey") || lower.includes("openssl passwd") ||
+    lower.includes("rabbitmqctl") || /sqlplus|expdp|impdp|sqlldr|dgmgrl|rman /.test(lower) ||
+    (lower.includes("send") && lower.includes("expect")) ||
+    (lower.includes("echo") && (lower.includes("sudo -s") || lower.includes("password-stdin")));
+}
+
+/** A shell word: quoted, or bare up to a blank. */
+const SHELL_WORD =
+  "(?:'(?<quoted>(?<secret>[^'\\n]{1,4096}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,4096}))\"|" +
+  "(?<secret>[^\\s'\"|;&]{1,4096}))";
+
+/**
+ * Passwords that commands take as a positional word: `htpasswd -b FILE USER
+ * PASS`, `net use … /user:NAME PASS` (or the password before `/user:`), an
+ * `expect` script's `send "PASS\r"` after a password prompt, and
+ * `echo PASS |` into `sudo -S` or `--password-stdin`.
+ */
+export const passwordCommand: Rule = {
+  id: "password_command",
+  description:
+    "Password given to a command as a word (htpasswd -b, net use/user, cmdkey, expect send, echo | sudo -S, openssl passwd, rabbitmqctl, sqlplus u/p)",
+  placeholder: "<PASSWORD>",
+  keywords: [
+    "htpasswd",
+    "net use",
+    "net user",
+    "send",
+    "echo",
+    "<<<",
+    "cmdkey",
+    "openssl passwd",
+    "rabbitmqctl",
+    "sqlplus",
+    "expdp",
+    "impdp",
+    "sqlldr",
+    "dgmgrl",
+    "rman ",
+  ],
+  precheck: (facts) => mayRunPasswordCommand(facts.lower),
+  pattern: () =>
+    new RegExp(
+      `\\bhtpasswd[ \\t]+(?<flags>(?:-[A-Za-z]{1,6}[ \\t]+){1,4})` +
+        `[^\\s-]\\S{0,1000}[ \\t]+[^\\s-]\\S{0,200}[ \\t]+${SHELL_WORD}` +
+        `|\\bnet[ \\t]+use[ \\t]+(?:[A-Za-z]:[ \\t]+)?\\\\\\\\\\S{1,1000}[ \\t]+(?:/user:\\S{1,200}[ \\t]+)?(?<net>${SHELL_WORD})` +
+        `|\\bexpect[ \\t]+(?:-\\w{1,10}[ \\t]+)?"[^"\\n]{0,80}(?:assword|passphrase)[^"\\n]{0,40}"[ \\t]*\\r?\\n[ \\t]*` +
+        `send[ \\t]+(?:--[ \\t]+)?"(?<quoted>(?<secret>[^"\\n\\\\]{1,4096}))(?:\\\\[rn])?"` +
+        `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|[^\\n|]{0,200}--password-stdin)` +
+        `|--password-stdin[^\\n<]{0,200}<<<[ \\t]*${SHELL_WORD}` +
+        `|\\bnet[ \\t]+user[ \\t]+[^\\s/]\\S{0,100}[ \\t]+(?<net>${SHELL_WORD})(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|$))` +
+        `|\\bcmdkey(?:[ \\t]{1,8}/(?!pass:)[A-Za-z]{1,12}(?::\\S{1,200})?){0,4}[ \\t]{1,8}/pass:${SHELL_WORD}` +
+        `|\\bopenssl[ \\t]+passwd[ \\t]+(?:-(?:1|5|6|apr1|crypt|aixmd5)[ \\t]+|-salt[ \\t]+\\S{1,64}[ \\t]+){0,3}${SHELL_WORD}` +
+        `|\\brabbitmqctl[ \\t]+(?:add_user|change_password)[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
+        // Oracle's `user/password@db` logins.
+        `|\\b(?:sqlplus|expdp|impdp|sqlldr|dgmgrl|rman[ \\t]+target)[ \\t]+(?:-\\w{1,10}[ \\t]+){0,3}(?:userid=)?[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@|\\s|$)`,
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 455,
+  validators: [
+    notPlaceholder,
+    function commandWordShape(c) {
+      const flags = c.groups["flags"];
+      if (flags !== undefined && !/-[A-Za-z]*b/.test(flags)) return "htpasswd without -b";
+      if (c.groups["net"] !== undefined && c.secret.startsWith("/")) return "a /switch";
+      if (c.groups["quoted"] === undefined && c.secret.startsWith("-")) return "a flag";
+      if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
+      return c.groups["quoted"] === undefined ? passwordShapeProblem(c.secret) : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "htpasswd -bc /etc/nginx/.htpasswd admin Vq8-Rt3-Lm9",
+    "net use Z: \\\\nas\\share /user:CORP\\ops Wk4!Lp9Tz",
+    'expect "Password:"\nsend "Hx7#qL2m\\r"',
+    "echo 'Zr5-Kp8-Wq2' | sudo -S systemctl restart app",
+    "net user backup Gn4-Rf8-Lq2 /add",
+    "cmdkey /add:nas /user:CORP\\svc /pass:Th7-Or3-Lk9",
+    "openssl passwd -6 'Pf8-Sh2-Lw5'",
+    "rabbitmqctl add_user admin Ks5-Dn8-Vq3",
+    "sqlplus system/Hr6-Lc2-Wp8@//db.lan:1521/ORCL",
+    "docker login --password-stdin -u ci registry.lan <<< 'Sk8-Ht3-Rv6'",
+  ],
+  falsePositives: [
+    // No -b: htpasswd asks for the password.
+    "htpasswd -c .htpasswd admin",
+    "net use Z: \\\\nas\\share /persistent:yes",
+    // A variable.
+    'expect "Password:"\nsend "$env(PASS)\\r"',
+    "echo $PASSWORD | docker login --password-stdin",
+    "net user backup /delete && openssl passwd -6 -stdin < pw.txt && sqlplus / as sysdba",
+    "card ending 6467, exp 12/2028",
+  ],
+};
+
+/** What the command-specific flags of `password_tool_flag` need first. */
+function mayUseToolFlag(lower: string): boolean {
+  return (lower.includes(" -w") && lower.includes("ldap")) ||
+    (lower.includes(" -p") && /sqlcmd|bcp|osql|isql/.test(lower)) ||
+    (lower.includes(" -u") && lower.includes("%")) ||
+    lower.includes("storepass") || lower.includes("keypass") ||
+    lower.includes("securestring") || lower.includes("chpasswd") ||
+    (lower.includes("machine") && lower.includes("password"));
+}
+
+/** Commands whose `-w`/`-P` flag, with a blank, takes a password. */
+const TOOL_FLAG_COMMANDS: Record<string, RegExp> = {
+  "-w": /\bldap(?:search|modify|add|delete|passwd|compare|whoami|modrdn)\b/,
+  "-P": /\b(?:sqlcmd|bcp|osql|isql)\b/,
+};
+
+/**
+ * Passwords in the flags and files of particular tools: `ldapsearch -w`,
+ * `sqlcmd -P`, `smbclient -U user%pass`, `keytool -storepass`,
+ * `ConvertTo-SecureString '…' -AsPlainText`, `echo user:pass | chpasswd`,
+ * `.netrc` (`machine … login … password …`).
+ */
+export const passwordToolFlag: Rule = {
+  id: "password_tool_flag",
+  description:
+    "Password in a tool's own flag or file (ldapsearch -w, sqlcmd -P, smbclient -U u%p, keytool -storepass, .netrc)",
+  placeholder: "<PASSWORD>",
+  keywords: [
+    "ldap",
+    "sqlcmd",
+    "bcp",
+    "osql",
+    "isql",
+    " -u",
+    "storepass",
+    "keypass",
+    "securestring",
+    "chpasswd",
+    "machine",
+  ],
+  precheck: (facts) => mayUseToolFlag(facts.lower),
+  pattern: () =>
+    new RegExp(
+      `(?<=\\s)(?<tool>-w|-P)[ \\t]+${SHELL_WORD}` +
+        `|(?<=\\s)-U[ \\t]+['"]?[^\\s%'"]{1,100}%(?<secret>[^\\s'"]{1,4096})` +
+        `|(?<=\\s)-(?:src|dest|new)?(?:store|key)pass(?:word)?[ \\t]+${SHELL_WORD}` +
+        `|\\bConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?${SHELL_WORD}(?=[^\\n]{0,100}-AsPlainText)` +
+        `|\\becho[ \\t]+['"]?[\\w.-]{1,64}:(?<secret>[^\\s'"|:]{1,4096})['"]?[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?chpasswd` +
+        `|(?<=\\bmachine[ \\t]+\\S{1,253}\\s{1,40}(?:login[ \\t]+\\S{1,200}\\s{1,40})?)password[ \\t]+(?<secret>\\S{1,4096})`,
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 455,
+  validators: [
+    notPlaceholder,
+    function toolCommand(c) {
+      const tool = c.groups["tool"];
+      if (tool === undefined) return undefined;
+      return TOOL_FLAG_COMMANDS[tool]!.test(lineBefore(c.text, c.matchStart, 300))
+        ? undefined
+        : `${tool} outside the commands that take a password so`;
+    },
+    function toolValueShape(c) {
+      if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
+      return c.groups["quoted"] === undefined ? passwordShapeProblem(c.secret) : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "ldapsearch -x -D cn=admin,dc=lan -w 'Kq8-Lm2-Vx7' -b dc=lan",
+    "sqlcmd -S sql01 -U sa -P Rt5!Wq8Lz -Q 'SELECT 1'",
+    "smbclient //nas/share -U backup%Vn4-Kd8-Qz2",
+    "keytool -list -keystore app.jks -storepass Hw3-Lp9-Tx6",
+    "$s = ConvertTo-SecureString 'Mz7-Rq2-Kv5' -AsPlainText -Force",
+    "echo 'deploy:Bx6-Wn3-Lq9' | sudo chpasswd",
+    "machine git.corp.lan login ci password Jt4-Vm8-Rz1",
+  ],
+  falsePositives: [
+    // Other tools' -w and -P.
+    "grep -w token src/ && xargs -P 4 rm && mvn -P release deploy",
+    "keytool -list -keystore app.jks -storepass:env STORE_PASS",
+    "echo 'deploy:$PASS' | sudo chpasswd",
+  ],
+};
+
+/**
+ * The password as the second argument of a login call: `login("u", "p")`,
+ * `auth=("u", "p")`, `HTTPBasicAuth('u', 'p')`.
+ */
+export const passwordCall: Rule = {
+  id: "password_call",
+  description:
+    "Password as an argument: login(u, p), basic auth, setPassword(…), new PDO(dsn, u, p), SQL WITH PASSWORD",
+  placeholder: "<PASSWORD>",
+  keywords: ["login", "auth", "sign", "pdo", "mysql", "pg_connect", "pass", "identified"],
+  pattern: () =>
+    new RegExp(
+      "(?:(?:(?<!\\w)(?:login|log_?in|sign_?in|authenticate|basic_?auth|BasicAuth|HTTPBasicAuth|HTTPDigestAuth|DigestAuth)[ \\t]{0,4}\\(" +
+        "|(?<![\\w.])auth[ \\t]{0,4}=[ \\t]{0,4}[(\\[])" +
+        "[ \\t]{0,4}(?:\"[^\"\\n]{1,200}\"|'[^'\\n]{1,200}')[ \\t]{0,4}," +
+        // PHP's database connections: the password is the third argument.
+        "|(?<!\\w)(?:new[ \\t]+PDO|new[ \\t]+mysqli|mysqli_connect|mysql_connect|pg_connect)[ \\t]{0,4}\\(" +
+        "(?:[ \\t]{0,4}(?:\"[^\"\\n]{0,200}\"|'[^'\\n]{0,200}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4},){2}" +
+        // Setters and builders: `.password("…")`, `setPassword("…")`, SQL's `PASSWORD('…')`.
+        "|(?<![\\w$])(?:set_?|with_?)?(?:password|passwd|passphrase)[ \\t]{0,4}\\(" +
+        // SQL: `WITH PASSWORD '…'`, `IDENTIFIED BY '…'`.
+        "|\\b(?:with[ \\t]+(?:encrypted[ \\t]+)?password|identified[ \\t]+by)[ \\t]{0,4}=?)" +
+        "[ \\t]{0,4}(?:\"(?<secret>[^\"\\n]{1,4096})\"|'(?<secret>[^'\\n]{1,4096})')[ \\t]{0,4}(?=[,)\\];\\s]|$)",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [
+    notPlaceholder,
+    function typedInCall(c) {
+      if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
+      if (/\s/.test(c.secret)) return passphraseProblem(c.secret);
+      // `login("admin", "admin")`, `"testpass"`: a fixture's word, not a typed password.
+      return charClasses(c.secret) < 2 && c.secret.length < 10
+        ? "one short character class"
+        : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    'await client.login("deploy", "Qm4-Wz8-Lt2")',
+    "requests.get(url, auth=('ci', 'Vx7#Rk2p'))",
+    "$db = new PDO($dsn, 'app', 'Hz2-Qr8-Lw5');",
+    'cfg.setPassword("Em4-Dr7-Kt2");',
+    "CREATE USER etl WITH PASSWORD 'Lg6-Sp1-Rv9';",
+  ],
+  falsePositives: [
+    // Variables, not literals.
+    "client.login(args.user, args.password)",
+    'login("admin", "<your-password>")',
+    'self.client.login("testuser", "testpass")',
+    'cfg.setPassword(System.getenv("DB_PASSWORD"));',
+    "ALTER USER app WITH PASSWORD NULL;",
+  ],
+};
+
+/**
+ * Whether the text has XML elements, .NET `<add key=…>` settings, Terraform
+ * variables, name/value pairs or Dockerfile `ENV` lines.
+ */
+export function mayHoldMarkup(text: string): boolean {
+  return text.includes("</") || text.includes("<add") || text.includes("variable") ||
+    text.includes("value") || text.includes("ENV ");
+}
+
+/**
+ * A value named apart from it, for a name that holds one of `words`: an XML
+ * element (`<password>…</password>`), a .NET setting
+ * (`<add key="DbPassword" value="…"/>`), a Terraform variable's default, a
+ * Kubernetes or ECS environment entry (`- name: DB_PASSWORD` then
+ * `value: …`, `{"name": "DB_PASSWORD", "value": "…"}`), a Dockerfile's
+ * `ENV NAME value`.
+ */
+export function markupPattern(words: string): RegExp {
+  const name = `[\\w.:-]{0,40}?(?:${words})[\\w.-]{0,30}`;
+  return new RegExp(
+    `<(?<name>${name})(?:[ \\t][^<>\\n]{0,200})?>(?<secret>[^<>\\n]{1,4096})</\\k<name>>` +
+      `|<add[ \\t]+key=(?<q>["'])(?<name>${name})\\k<q>[ \\t]+value=\\k<q>(?<secret>[^"'<>\\n]{1,4096})\\k<q>` +
+      `|\\bvariable[ \\t]+"(?<name>${name})"[ \\t]*\\{[^{}]{0,300}?\\bdefault[ \\t]*=[ \\t]*"(?<secret>[^"\\n]{1,4096})"` +
+      `|(?<![\\w-])name:[ \\t]{0,4}["']?(?<name>${name})["']?[ \\t]{0,4}\\r?\\n[ \\t]{0,40}value:[ \\t]{0,4}` +
+      `(?:"(?<secret>[^"\\n]{1,4096})"|'(?<secret>[^'\\n]{1,4096})'|(?<secret>[^\\s"'#][^\\s#]{0,4095}))` +
+      `|"name"[ \\t]{0,4}:[ \\t]{0,4}"(?<name>${name})"[ \\t]{0,4},[ \\t]{0,4}"value"[ \\t]{0,4}:[ \\t]{0,4}"(?<secret>[^"\\n]{1,4096})"` +
+      `|(?<=^|\\n)[ \\t]{0,40}ENV[ \\t]{1,8}(?<name>${name})[ \\t]{1,8}(?:"(?<secret>[^"\\n]{1,4096})"|(?<secret>[^\\s"'=][^\\s]{0,4095}))`,
+    "dgi",
+  );
+}
+
+/** Rejects values that are words of configuration, not secrets. */
+export function notConfigWord(c: Candidate): string | undefined {
+  return /^(?:true|false|null|nil|none|yes|no|on|off|required|optional)$/i.test(c.secret.trim())
+    ? `config word ${c.secret}`
+    : undefined;
+}
+
+/** A password in XML, a .NET setting or a Terraform variable's default. */
+export const passwordMarkup: Rule = {
+  id: "password_markup",
+  description:
+    "Password in markup: <password>…</password>, <add key=… value=…/>, a variable default",
+  placeholder: "<PASSWORD>",
+  keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
+  precheck: (facts) => mayHoldMarkup(facts.text),
+  pattern: () => markupPattern("pass|pw|pasw|pswd|pasword"),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [
+    nameSaysPassword,
+    notConfigWord,
+    function markupValue(c) {
+      if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
+      if (/\s/.test(c.secret)) return passphraseProblem(c.secret);
+      if (charClasses(c.secret) < 2 && c.secret.length < 10) return "one short character class";
+      return placeholderProblem(c.secret);
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "<smtp>\n  <password>Hq7$Lm2-Rv9</password>\n</smtp>",
+    '<add key="DbPassword" value="Tz8!Kq3Wm" />',
+    'variable "admin_password" {\n  type    = string\n  default = "Wq5-Lp8-Rz2"\n}',
+    "env:\n  - name: DB_PASSWORD\n    value: Kp2-Wd7-Lx4",
+    '{"name": "DB_PASS", "value": "Kp2-Wd7-Lx4"}',
+    "ENV DB_PASS Kp2-Wd7-Lx4",
+  ],
+  falsePositives: [
+    "<password>${LDAP_PASSWORD}</password>",
+    "<passwordPolicy>strict</passwordPolicy>",
+    "<requirePassword>true</requirePassword>",
+    "<keystorePassword>changeit</keystorePassword>",
+    'env:\n  - name: DB_PASSWORD\n    value: "$(DB_PASSWORD)"',
+    "ENV PASSWORD_MIN_LENGTH 12",
   ],
 };
 
@@ -385,4 +849,10 @@ export const password: Rule[] = [
   passwordFlagAttached,
   passwordPgpass,
   passwordProse,
+  passwordContinued,
+  passwordCommand,
+  passwordCall,
+  passwordMarkup,
+  passwordToolFlag,
+  passwordPhraseLine,
 ];
