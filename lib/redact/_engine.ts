@@ -526,8 +526,8 @@ interface Compiled {
    * the match starts; or `exact`, matching again at the same offset with `d`.
    */
   secretAt: "match" | "unique" | "start" | "exact";
-  /** What follows the secret group to the end of the match (see {@linkcode groupPlace}). */
-  tails?: readonly string[];
+  /** What may follow the secret group to the end of the match, anchored (see {@linkcode groupPlace}). */
+  tail?: RegExp;
   /** The pattern with `d` and `y`, made on first need. */
   exact?: RegExp;
 }
@@ -560,7 +560,10 @@ function compiledOf(rule: Rule): Compiled {
   if (rule.secretGroup !== undefined) {
     const place = groupPlace(pattern.source, rule.secretGroup, pattern.flags);
     compiled.secretAt = place.found && !place.inLookaround ? "unique" : "exact";
-    if (place.tails !== undefined) compiled.tails = [...new Set(place.tails)];
+    if (place.tails !== undefined) {
+      const flags = [...pattern.flags].filter((flag) => "isu".includes(flag)).join("");
+      compiled.tail = new RegExp(`^(?:${[...new Set(place.tails)].join("|")})$`, flags);
+    }
   } else if (rule.secretFrom !== undefined) {
     const place = groupPlace(pattern.source, rule.secretFrom, pattern.flags);
     compiled.secretAt = place.endsAtMatchStart ? "start" : "exact";
@@ -577,18 +580,23 @@ function exactMatch(compiled: Compiled, text: string, at: number): RegExpExecArr
   return compiled.exact.exec(text)!;
 }
 
+/** Occurrences of a secret in its match that {@linkcode tailedAt} tries before giving up. */
+const MAX_TAIL_TRIES = 16;
+
 /**
  * Where `secret` sits in `match` when it occurs there more than once: the
- * one offset at which it is followed by one of the texts that follow the
- * group to the end of the match, or `undefined` when that is not one.
+ * one occurrence followed by what may follow the group to the end of the
+ * match, or `undefined` when not exactly one is.
  */
 function tailedAt(match: string, secret: string, compiled: Compiled): number | undefined {
-  if (compiled.tails === undefined) return undefined;
+  const tail = compiled.tail;
+  if (tail === undefined) return undefined;
   let found: number | undefined;
-  for (const tail of compiled.tails) {
-    const at = match.length - tail.length - secret.length;
-    if (at < 0 || !match.endsWith(tail) || !match.startsWith(secret, at)) continue;
-    if (found !== undefined && found !== at) return undefined;
+  let tries = 0;
+  for (let at = match.indexOf(secret); at >= 0; at = match.indexOf(secret, at + 1)) {
+    if (++tries > MAX_TAIL_TRIES) return undefined;
+    if (!tail.test(match.slice(at + secret.length))) continue;
+    if (found !== undefined) return undefined;
     found = at;
   }
   return found;

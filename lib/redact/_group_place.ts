@@ -24,10 +24,11 @@ export interface GroupPlace {
    */
   endsAtMatchStart: boolean;
   /**
-   * For each occurrence, the literal text that always follows it to the
-   * end of the match (`'` after `'(?<secret>[^']+)'`, empty for a group that
-   * ends the match), or `undefined` when some occurrence is followed by
-   * anything else (a class, a quantified part, a group that consumes).
+   * For each occurrence, a pattern (source) for what follows it to the end
+   * of the match (`'` after `'(?<secret>[^']+)'`, empty for a group that
+   * ends the match, lookarounds left out), or `undefined` when some
+   * occurrence is followed by what cannot be told so (see
+   * {@linkcode tailPattern}).
    */
   tails: string[] | undefined;
 }
@@ -84,9 +85,7 @@ export function groupPlace(source: string, name: string, flags = ""): GroupPlace
       const closesLookbehind = source[i + 1] === ")" && stack.length === 1 &&
         enclosing?.leadingLookbehind === true;
       if (!closesLookbehind) place.endsAtMatchStart = false;
-      let tail = literalTail(source, i + 1, stack.length);
-      // Under `i` a letter also matches its other case: only tails without letters stay literal.
-      if (flags.includes("i") && /[^ -@[-`{-~]/.test(tail ?? "")) tail = undefined;
+      const tail = tailPattern(source, i + 1, stack.length);
       place.tails = tail === undefined || place.tails === undefined
         ? undefined
         : [...place.tails, tail];
@@ -116,12 +115,14 @@ function quantifies(char: string | undefined): boolean {
 }
 
 /**
- * The literal text that the part of `source` from `at` on, inside `depth`
- * open groups, always matches up to the end of the match, or `undefined`
- * when that part may match anything else. Lookarounds, `^`, `$`, `\b` and
- * `\B` match no text and are skipped; an alternative ends its group.
+ * A pattern (source) for what the part of `source` from `at` on, inside
+ * `depth` open groups, matches up to the end of the match, or `undefined`
+ * when it cannot tell (a group of its own is quantified, a back-reference).
+ * Lookarounds, `^`, `$`, `\b` and `\B` match no text and are left out, so
+ * the pattern allows at least what follows: where only one place in a match
+ * fits it, that place is certain. An alternative ends its group.
  */
-function literalTail(source: string, at: number, depth: number): string | undefined {
+function tailPattern(source: string, at: number, depth: number): string | undefined {
   let tail = "";
   let i = at;
   while (i < source.length) {
@@ -138,33 +139,101 @@ function literalTail(source: string, at: number, depth: number): string | undefi
       i++;
       continue;
     }
+    if (
+      c === "^" || c === "$" || (c === "\\" && (source[i + 1] === "b" || source[i + 1] === "B"))
+    ) {
+      i += c === "\\" ? 2 : 1;
+      continue;
+    }
+    let end: number;
     if (c === "(") {
-      if (!/^\(\?(?:=|!|<=|<!)/.test(source.slice(i, i + 4))) return undefined;
       const close = closingParen(source, i + 1);
-      if (close < 0 || quantifies(source[close + 1])) return undefined;
-      i = close + 1;
-      continue;
-    }
-    if (c === "^" || c === "$") {
-      i++;
-      continue;
-    }
-    let literal = c;
-    if (c === "\\") {
-      const escaped = source[i + 1] ?? "";
-      if (escaped === "b" || escaped === "B") {
-        i += 2;
+      if (close < 0) return undefined;
+      if (/^\(\?(?:=|!|<=|<!)/.test(source.slice(i, i + 4))) {
+        if (quantifies(source[close + 1])) return undefined;
+        i = close + 1;
         continue;
       }
-      if (/[\w]/.test(escaped)) return undefined; // A class, a back-reference or a code.
-      literal = escaped;
-      i++;
-    } else if ("[.".includes(c) || quantifies(c)) return undefined;
-    if (quantifies(source[i + 1])) return undefined;
-    tail += literal;
-    i++;
+      const group = plainGroup(source.slice(i, close + 1));
+      if (group === undefined) return undefined;
+      tail += group;
+      end = close + 1;
+    } else if (c === "\\") {
+      const escaped = source[i + 1] ?? "";
+      if (escaped === "k" || /[1-9]/.test(escaped)) return undefined; // A back-reference.
+      end = escapeEnd(source, i);
+      tail += source.slice(i, end);
+    } else if (c === "[") {
+      end = classEnd(source, i);
+      if (end < 0) return undefined;
+      tail += source.slice(i, end);
+    } else if (quantifies(c)) {
+      return undefined;
+    } else {
+      end = i + 1;
+      tail += c;
+    }
+    const quantifier = source.slice(end).match(/^(?:[*+?]|\{\d+(?:,\d*)?\})\??/)?.[0] ?? "";
+    tail += quantifier;
+    i = end + quantifier.length;
   }
   return depth === 0 ? tail : undefined;
+}
+
+/**
+ * A group's source with its groups made non-capturing, or `undefined` when
+ * it holds something that reads outside the text it matches (a lookaround,
+ * `\b`, `^`, `$`) or refers back to a group.
+ */
+function plainGroup(group: string): string | undefined {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < group.length; i++) {
+    const c = group[i]!;
+    if (c === "\\") {
+      const escaped = group[i + 1] ?? "";
+      if (!inClass && /[bBk1-9]/.test(escaped)) return undefined;
+      out += c + escaped;
+      i++;
+    } else if (inClass) {
+      if (c === "]") inClass = false;
+      out += c;
+    } else if (c === "[") {
+      inClass = true;
+      out += c;
+    } else if (c === "^" || c === "$") {
+      return undefined;
+    } else if (c === "(") {
+      if (group[i + 1] !== "?") out += "(?:";
+      else if (group[i + 2] === "<" && group[i + 3] !== "=" && group[i + 3] !== "!") {
+        out += "(?:";
+        i = group.indexOf(">", i + 3);
+      } else if (group[i + 2] === ":") out += c;
+      else return undefined; // A lookaround or a modifier.
+    } else out += c;
+  }
+  return out;
+}
+
+/** The offset just past the escape that starts at `at` (`\d`, `\x41`, `\u{1F600}`, `\p{L}`). */
+function escapeEnd(source: string, at: number): number {
+  const kind = source[at + 1];
+  if (kind === "x") return at + 4;
+  if (kind === "c") return at + 3;
+  if ((kind === "u" || kind === "p" || kind === "P") && source[at + 2] === "{") {
+    return source.indexOf("}", at) + 1;
+  }
+  if (kind === "u") return at + 6;
+  return at + 2;
+}
+
+/** The offset just past the class `[…]` that starts at `at`, or -1. */
+function classEnd(source: string, at: number): number {
+  for (let i = at + 1; i < source.length; i++) {
+    if (source[i] === "\\") i++;
+    else if (source[i] === "]") return i + 1;
+  }
+  return -1;
 }
 
 /**
