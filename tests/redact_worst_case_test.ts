@@ -28,13 +28,14 @@ const PROSE =
 /**
  * How much slower than realistic text of the same size (prose with a few
  * secrets) one prefix repeated, or the mix, may be in-process, in CPU time.
- * Realistic text takes 11 to 13 ms a MiB on a quiet run, so 10× is 110 to
- * 130 ms: the benchmark holds the issue's 100 ms itself (bench/README.md),
+ * Realistic text takes 10 to 13 ms a MiB on a quiet run, so 12× is 120 to
+ * 150 ms: the benchmark holds the issue's 100 ms itself (bench/README.md),
  * this test catches a slow or quadratic rule (20× and far more) without
- * failing on a busy machine. Measured: the mix 6 to 7.5×, the slowest single
- * prefix 5 to 6×.
+ * failing on a busy machine. Measured: the mix of every prefix 8 to 10×
+ * (more rules, each a pass over the whole text), the slowest single prefix
+ * 5 to 8×.
  */
-const MAX_RATIO = 10;
+const MAX_RATIO = 12;
 /**
  * On a loaded machine, how much slower than 16 MiB of prose through the hook
  * a 16 MiB adversarial prompt may be. Measured under load 8 to 12: prose
