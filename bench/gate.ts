@@ -3,14 +3,16 @@
  *
  * 1. The hook, whole process, as Claude Code starts it, against the empty-Deno
  *    floor, interleaved run by run.
- * 2. Redaction in-process: 4 KB, 64 KB, 1 MiB and adversarial inputs.
+ * 2. Redaction in-process: 4 KB, 64 KB, 1 MiB, adversarial inputs, the mix
+ *    of every rule's prefix and the slowest single prefix.
  * 3. Daemon ingest with 1, 8 and 32 concurrent senders; then `verify`.
  *
  * Gates (`_gates.ts`): the hook's p95 over 50 ms **and** over 1.25× the
  * floor's p95 in the same run (measured once more before failing, since a
  * shared machine can spike); ingest under 5,000 rows/s; redacting 1 MiB over
  * 300× the 4 KB time; the slowest 1 MiB input at 100 ms or more and 8×
- * realistic 1 MiB text or more; redacting 4 KB at 1 ms or more (read from
+ * realistic 1 MiB text or more (least CPU time of its runs); redacting 4 KB
+ * at 1 ms or more (read from
  * `deno bench --json`).
  * Prints markdown tables and writes them to `bench/latest.md`.
  *
@@ -143,27 +145,31 @@ try {
 
   out("## Redaction in-process");
   out();
-  out("| input | bytes | median ms | ns/byte | ms/MiB |");
-  out("| --- | --- | --- | --- | --- |");
+  out("| input | bytes | median ms | ns/byte | ms/MiB | CPU ms/MiB, least |");
+  out("| --- | --- | --- | --- | --- | --- |");
   const redaction = measureRedaction();
   for (const timing of redaction) {
     out(
       `| ${timing.name} | ${timing.bytes} | ${timing.medianMs.toFixed(3)} | ${
         timing.nsPerByte.toFixed(1)
-      } | ${timing.msPerMib.toFixed(1)} |`,
+      } | ${timing.msPerMib.toFixed(1)} | ${timing.cpuMsPerMib.toFixed(1)} |`,
     );
   }
+  // The gate reads the least CPU time: what the redactor costs, without the
+  // time a shared machine kept it waiting (see bench/README.md).
   const slowest = redaction.filter((t) => t.bytes >= 1024 * 1024)
-    .reduce((a, b) => (b.msPerMib > a.msPerMib ? b : a));
+    .reduce((a, b) => (b.cpuMsPerMib > a.cpuMsPerMib ? b : a));
   out();
   const realistic = redaction.find((t) => t.name === "text 1 MiB")!;
   out(
-    `slowest 1 MiB input: ${slowest.name}, ${slowest.msPerMib.toFixed(1)} ms/MiB, ` +
-      `${(slowest.msPerMib / realistic.msPerMib).toFixed(1)}× text 1 MiB ` +
+    `slowest 1 MiB input: ${slowest.name}, ${slowest.cpuMsPerMib.toFixed(1)} CPU ms/MiB, ` +
+      `${(slowest.cpuMsPerMib / realistic.cpuMsPerMib).toFixed(1)}× text 1 MiB ` +
       `(gate: under ${MAX_REDACTION_MS_PER_MIB} ms/MiB or ${MAX_REDACTION_PROSE_RATIO}× text 1 MiB)`,
   );
-  if (redactionPerMibGateFails({ worst: slowest.msPerMib, realistic: realistic.msPerMib })) {
-    failures.push(`redacting ${slowest.name}: ${slowest.msPerMib.toFixed(1)} ms/MiB`);
+  if (
+    redactionPerMibGateFails({ worst: slowest.cpuMsPerMib, realistic: realistic.cpuMsPerMib })
+  ) {
+    failures.push(`redacting ${slowest.name}: ${slowest.cpuMsPerMib.toFixed(1)} CPU ms/MiB`);
   }
   const benched = await denoBench4Kb();
   out();

@@ -1,20 +1,23 @@
 /**
  * The redactor's worst case (issue 18, L3; issue 21): every rule's prefix
- * repeated, each alone and all mixed, stays linear. In-process every prefix
- * is timed against prose of the same size; the mix, `"Authorization: Basic "`
- * and the slowest prefixes go through the installed hook at 16 MiB, which
- * must exit 0 within 2 s (or, on a loaded machine, within 10× the time of
- * prose of the same size through the same hook), and its row must be stored
- * (sent, or spooled and drained when the daemon was slow to read).
+ * repeated, each alone and all mixed, stays linear and near the issue's
+ * 100 ms per MiB. In-process every prefix, and the mix of all of them, is
+ * timed against realistic text of the same size measured side by side (a
+ * loaded machine slows both); the mix, `"Authorization: Basic "` and the
+ * slowest prefixes go through the installed hook at 16 MiB, which must exit
+ * 0 within 2 s (or, on a loaded machine, within 10× the time of prose of the
+ * same size through the same hook), and its row must be stored (sent, or
+ * spooled and drained when the daemon was slow to read).
  *
  * @module
  */
 
 import assert from "node:assert/strict";
+import process from "node:process";
 import { RedactionTimeoutError, redactText } from "../lib/redact/mod.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
-import { repeatTo, rulePrefixes } from "../bench/_payloads.ts";
+import { repeatTo, rulePrefixes, textWithSecrets } from "../bench/_payloads.ts";
 import { readRows, runHook, startTestDaemon, waitForRows } from "./_daemon.ts";
 
 const KIB = 1024;
@@ -22,8 +25,17 @@ const MIB = 1024 * KIB;
 const PROSE =
   "The checkout service times out when the cart has more than 40 items; the trace shows the " +
   "pricing call retried 3 times at 2025-11-30T10:42:17Z (order 88213, PR #4521).\n";
-/** How much slower than prose one prefix repeated may be, in-process. */
-const MAX_RATIO = 40;
+/**
+ * How much slower than realistic text of the same size (prose with a few
+ * secrets) one prefix repeated, or the mix, may be in-process, in CPU time.
+ * Realistic text takes 10 to 13 ms a MiB on a quiet run, so 12× is 120 to
+ * 150 ms: the benchmark holds the issue's 100 ms itself (bench/README.md),
+ * this test catches a slow or quadratic rule (20× and far more) without
+ * failing on a busy machine. Measured: the mix of every prefix 8 to 10×
+ * (more rules, each a pass over the whole text), the slowest single prefix
+ * 5 to 8×.
+ */
+const MAX_RATIO = 12;
 /**
  * On a loaded machine, how much slower than 16 MiB of prose through the hook
  * a 16 MiB adversarial prompt may be. Measured under load 8 to 12: prose
@@ -32,26 +44,44 @@ const MAX_RATIO = 40;
  */
 const PROSE_RATIO = 10;
 
-function medianMs(text: string, runs: number): number {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    redactText(text);
-    times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
+const MIX = "mix of every rule's prefixes";
+
+/** CPU time of one redaction, ms: time spent waiting for a core on a loaded machine does not count. */
+function cpuMs(text: string): number {
+  const before = process.cpuUsage();
+  redactText(text);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
 }
 
-/** Each prefix's time over prose's, slowest first (a slow one is measured again before it counts). */
-function ratios(size: number): Array<{ prefix: string; ratio: number }> {
-  const prose = repeatTo(PROSE, size);
-  redactText(prose);
-  const baseline = medianMs(prose, 5);
-  const out = rulePrefixes().map((prefix) => {
+/**
+ * The ratio of `text`'s CPU time to `realistic`'s: the least of `runs` runs
+ * each, taken in turn, since a loaded machine only ever adds time.
+ */
+function ratioTo(text: string, realistic: string, runs: number): number {
+  let [least, leastRealistic] = [Infinity, Infinity];
+  for (let i = 0; i < runs; i++) {
+    least = Math.min(least, cpuMs(text));
+    leastRealistic = Math.min(leastRealistic, cpuMs(realistic));
+  }
+  return least / leastRealistic;
+}
+
+/**
+ * Each prefix's time, and the mix's, over realistic text's, slowest first. A
+ * slow one is measured again, five runs each in turn, before it counts.
+ */
+function ratios(size: number): Array<{ name: string; prefix: string; ratio: number }> {
+  const realistic = textWithSecrets(size);
+  redactText(realistic);
+  const units = rulePrefixes().map((prefix) => ({ name: JSON.stringify(prefix), prefix }));
+  units.push({ name: MIX, prefix: rulePrefixes().join(" ") });
+  const out = units.map(({ name, prefix }) => {
     const text = repeatTo(prefix, size);
-    let ratio = medianMs(text, 1) / baseline;
-    if (ratio >= MAX_RATIO / 2) ratio = medianMs(text, 3) / medianMs(prose, 3);
-    return { prefix, ratio };
+    redactText(text);
+    let ratio = ratioTo(text, realistic, 1);
+    if (ratio >= MAX_RATIO / 2) ratio = ratioTo(text, realistic, 5);
+    return { name, prefix, ratio };
   });
   return out.sort((a, b) => b.ratio - a.ratio);
 }
@@ -104,18 +134,18 @@ Deno.test({
 let slowest: string[] = [];
 
 Deno.test({
-  name: `redactText() on every rule's prefix repeated to 256 KiB stays under ${MAX_RATIO}× prose`,
+  name:
+    `redactText() on every rule's prefix repeated to 256 KiB, and their mix, stays under ${MAX_RATIO}× realistic text`,
   permissions: "none",
   fn() {
     const measured = ratios(256 * KIB);
-    slowest = measured.slice(0, 3).map((m) => m.prefix);
-    const worst = measured[0]!;
+    slowest = measured.filter((m) => m.name !== MIX).slice(0, 3).map((m) => m.prefix);
     console.log(
-      `${measured.length} prefixes; slowest ${worst.ratio.toFixed(1)}× prose: ` +
-        JSON.stringify(worst.prefix),
+      `${measured.length} inputs; slowest, × realistic text:\n` +
+        measured.slice(0, 5).map((m) => `  ${m.ratio.toFixed(1)}× ${m.name}`).join("\n"),
     );
-    for (const { prefix, ratio } of measured) {
-      assert.ok(ratio < MAX_RATIO, `${JSON.stringify(prefix)}: ${ratio.toFixed(1)}× prose`);
+    for (const { name, ratio } of measured) {
+      assert.ok(ratio < MAX_RATIO, `${name}: ${ratio.toFixed(1)}× realistic text`);
     }
   },
 });
@@ -146,13 +176,19 @@ Deno.test({
       await waitForRows(daemon.db, 1, { timeoutMs: 30_000 });
       const budget = Math.max(2000, PROSE_RATIO * prose.ms);
       const units = [
-        ["mix of every rule's prefixes", rulePrefixes().join(" ")],
+        [MIX, rulePrefixes().join(" ")],
         ["Authorization: Basic", "Authorization: Basic "],
-        ...(slowest.length > 0 ? slowest : ["pg_dump --password="]).map((p) => [p, p]),
+        ...(slowest.length > 0 ? slowest : ["pg_dump --password="]).map((
+          p,
+        ) => [JSON.stringify(p), p]),
       ];
       for (const [index, [name, unit]] of units.entries()) {
         const run = await runHook(daemon, "userpromptsubmit", promptPayload(unit!));
-        console.log(`${name}: ${run.ms.toFixed(0)} ms (prose ${prose.ms.toFixed(0)} ms)`);
+        const failed = run.stderr.includes("redaction_failed");
+        console.log(
+          `${name}: ${run.ms.toFixed(0)} ms (prose ${prose.ms.toFixed(0)} ms), ` +
+            (failed ? "stored without content (past the redaction budget)" : "stored redacted"),
+        );
         assert.equal(run.code, 0, `${name}: exit ${run.code}`);
         // A daemon slow to read 16 MiB makes the hook spool the frame (its WARN
         // says so); the daemon's next drain stores it, so the row is not lost.
@@ -163,9 +199,13 @@ Deno.test({
           name,
         );
         assert.ok(run.ms < budget, `${name}: ${run.ms.toFixed(0)} ms ≥ ${budget.toFixed(0)} ms`);
+        // The issue's own case takes a third of the budget even on a loaded machine;
+        // the denser ones come near it there (see bench/README.md), so only this one
+        // must be stored with its content.
+        if (name === "Authorization: Basic") assert.ok(!failed, `${name}: past the budget`);
         await waitForRows(daemon.db, index + 2, { timeoutMs: 60_000 });
         const row = readRows(daemon.db).at(-1)!;
-        if (run.stderr.includes("redaction_failed")) {
+        if (failed) {
           assert.equal(row.kind, ROW_KINDS.redactionFailed, name);
           assert.equal(row.payload.error, "redactor threw RedactionTimeoutError", name);
         } else assert.equal(row.kind, ROW_KINDS.prompt, name);

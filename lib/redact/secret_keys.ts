@@ -130,6 +130,18 @@ function words(name: string): string[] {
  * ```
  */
 export function isSecretKeyName(name: string): boolean {
+  // Text built to be slow repeats the same names thousands of times.
+  const known = secretKeyNames.get(name);
+  if (known !== undefined) return known;
+  if (secretKeyNames.size >= 1024) secretKeyNames.clear();
+  const says = namesSecret(name);
+  secretKeyNames.set(name, says);
+  return says;
+}
+
+const secretKeyNames = new Map<string, boolean>();
+
+function namesSecret(name: string): boolean {
   if (!STEMS.test(name)) return false;
   const parts = words(name);
   if (parts.join("_") === "private_key_id") return true;

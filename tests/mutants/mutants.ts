@@ -289,10 +289,14 @@ export const MUTANTS: Mutant[] = [
     id: "redact-overlaps-kept",
     module: "redaction",
     file: "lib/redact/_engine.ts",
-    search: "if (candidates.every((c, i) => i === 0 || candidates[i - 1]!.end <= c.start)) {",
-    replace: "if (candidates.length > 0) {",
+    search: "for (const c of resolveCluster(cluster, end, lost)) findings.push(toFinding(c));",
+    replace: "for (const c of cluster) findings.push(toFinding(c));",
     description: "overlapping findings all replaced",
-    tests: ["tests/redact_engine_test.ts", "tests/redact_rules_test.ts"],
+    tests: [
+      "tests/redact_engine_test.ts",
+      "tests/redact_rules_test.ts",
+      "tests/redact_overlap_test.ts",
+    ],
   },
   {
     id: "validator-luhn-any",

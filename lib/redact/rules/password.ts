@@ -114,10 +114,10 @@ function mayAssignPassword(text: string, lower: string): boolean {
       let end = at + word.length;
       while (end < lower.length && isNameChar(lower.charCodeAt(end))) end++;
       scannedTo = end;
-      if (!nameMaySayPassword(text, lower, start, end)) continue;
       let i = end;
       while (i < lower.length && `\\"' \t]`.includes(lower[i]!)) i++;
-      if (lower[i] === ":" || lower[i] === "=" || lower[i] === ",") return true;
+      if (lower[i] !== ":" && lower[i] !== "=" && lower[i] !== ",") continue;
+      if (nameMaySayPassword(text, lower, start, end)) return true;
     }
   }
   return false;

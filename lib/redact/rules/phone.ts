@@ -28,13 +28,27 @@ function digitsBetween(min: number, max: number): (c: Candidate) => string | und
   });
 }
 
+// Both checks run for every candidate of text dense with numbers: a loop and
+// `includes`, not a match array and a pattern each (phone numbers repeated:
+// 10 → 3 ms a MiB).
 function notDecimal(c: Candidate): string | undefined {
-  const separators = c.secret.match(/[ .()-]/g) ?? [];
-  return separators.length === 1 && separators[0] === "." ? "decimal number" : undefined;
+  let separators = 0;
+  let dot = false;
+  for (let i = 0; i < c.secret.length; i++) {
+    const char = c.secret[i];
+    if (char === " " || char === "." || char === "(" || char === ")" || char === "-") {
+      separators++;
+      dot = char === ".";
+    }
+  }
+  return separators === 1 && dot ? "decimal number" : undefined;
 }
 
 function notDate(c: Candidate): string | undefined {
-  return /\d{4}-\d{2}-\d{2}|\d{2}[./-]\d{2}[./-]\d{4}/.test(c.secret) ? "date" : undefined;
+  const { secret } = c;
+  // Every date form has a `-`, `.` or `/`.
+  if (!secret.includes("-") && !secret.includes(".") && !secret.includes("/")) return undefined;
+  return /\d{4}-\d{2}-\d{2}|\d{2}[./-]\d{2}[./-]\d{4}/.test(secret) ? "date" : undefined;
 }
 
 /** `+CC …`. */

@@ -24,16 +24,28 @@ function bodyIsKeyMaterial(c: Candidate): string | undefined {
     .replace(/-----(?:BEGIN|END)[ A-Z0-9]*-----/g, "")
     .replace(/\\[nr]/g, "\n")
     .replace(/^[A-Za-z][\w-]{0,30}: .*$/gm, "");
+  // Character codes, not a pattern per character: that cost a third of the
+  // time of text dense with key blocks.
   let chars = 0;
-  const seen = new Set<string>();
-  for (const ch of body) {
-    if (/[A-Za-z0-9+/]/.test(ch)) {
-      chars++;
-      seen.add(ch);
+  let distinct = 0;
+  const seen = new Uint8Array(128);
+  for (let i = 0; i < body.length; i++) {
+    const code = body.charCodeAt(i);
+    if (!isBase64Char(code)) continue;
+    chars++;
+    if (seen[code] === 0) {
+      seen[code] = 1;
+      distinct++;
     }
   }
   if (chars < MIN_BODY_CHARS) return `body has ${chars} base64 characters < ${MIN_BODY_CHARS}`;
-  return seen.size < 16 ? `body uses ${seen.size} distinct characters` : undefined;
+  return distinct < 16 ? `body uses ${distinct} distinct characters` : undefined;
+}
+
+/** `A`–`Z`, `a`–`z`, `0`–`9`, `+` or `/`. */
+function isBase64Char(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (code >= 48 && code <= 57) ||
+    code === 43 || code === 47;
 }
 
 /** Rejects base64 that does not decode to a PEM private key header. */
