@@ -25,6 +25,7 @@ import {
   inWordList,
   luhnValid,
   mod97Valid,
+  placeholderProblem,
   shannonEntropy,
 } from "../lib/redact/_validators.ts";
 import { adversarialInputs } from "../bench/_payloads.ts";
@@ -661,4 +662,12 @@ Deno.test("inWordList: whole words only, never a part of one or an empty word", 
   assert.ok(inWordList(list, "js") && inWordList(list, "json") && inWordList(list, "010"));
   assert.ok(!inWordList(list, "jso") && !inWordList(list, "s") && !inWordList(list, "01"));
   assert.ok(!inWordList(list, "") && !inWordList(list, "js json") && !inWordList(list, " js"));
+});
+
+Deno.test("placeholderProblem: runs of consecutive characters read as a stand-in, random values do not", () => {
+  assert.equal(placeholderProblem("abc123def456ghi789"), "ascending runs");
+  assert.equal(placeholderProblem("123456789abcdef"), "ascending runs");
+  assert.equal(placeholderProblem("abc123de"), undefined);
+  assert.equal(placeholderProblem("abc12345x"), undefined);
+  assert.equal(placeholderProblem("Jq8Lw3Rz7Vx2Tm9Nb4"), undefined);
 });

@@ -226,7 +226,7 @@ function plainlyNotPlaceholder(value: string): boolean {
     if (run >= 4 || (run >= 2 && (c === 42 || c === 46))) return false;
     previous = c;
   }
-  if (run === value.length) return false;
+  if (run === value.length || isAscendingRuns(value)) return false;
   const lower = value.toLowerCase();
   if (inWordList(PLACEHOLDER_WORDS, lower)) return false;
   for (const hint of TEMPLATE_HINTS) if (lower.includes(hint)) return false;
@@ -281,7 +281,27 @@ function placeholderProblemOf(value: string): string | undefined {
   }
   if (/^your|^<|example/i.test(value)) return "template words";
   if (/(.)\1{7,}/.test(value)) return "one character repeated";
+  if (isAscendingRuns(value)) return "ascending runs";
   return undefined;
+}
+
+/**
+ * Whether `value`, 8 characters or more, is made of runs of at least three
+ * consecutive characters (`abc123def456`, `123456789abcdef`): what people
+ * type as a stand-in, never what a generator emits.
+ */
+function isAscendingRuns(value: string): boolean {
+  if (value.length < 8) return false;
+  let run = 1;
+  for (let i = 1; i <= value.length; i++) {
+    if (i < value.length && value.charCodeAt(i) === value.charCodeAt(i - 1) + 1) {
+      run++;
+      continue;
+    }
+    if (run < 3) return false;
+    run = 1;
+  }
+  return true;
 }
 
 /**
