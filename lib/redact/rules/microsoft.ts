@@ -18,7 +18,8 @@ export const azureSasSignature: Rule = {
   placeholder: "<AZURE_SAS>",
   keywords: ["sig="],
   pattern: () =>
-    /(?<=[?&;\s"']sig=)[A-Za-z0-9%+/]{40,120}={0,2}(?:%3[Dd]){0,2}(?![A-Za-z0-9%+/=])/dg,
+    /(?<=[?&;\s"'])sig=(?<secret>[A-Za-z0-9%+/]{40,120}={0,2}(?:%3[Dd]){0,2})(?![A-Za-z0-9%+/=])/dg,
+  secretGroup: "secret",
   priority: 650,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   allowlist: [],
@@ -35,7 +36,9 @@ export const azureDevOps: Rule = token({
   description: "Azure DevOps personal access token (84 characters with AZDO at 77–80)",
   placeholder: "<AZURE_DEVOPS_PAT>",
   keywords: ["azdo"],
-  pattern: () => /(?<![\w-])[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}(?![\w-])/dg,
+  // Starts at the literal `AZDO` and looks back for the 76 characters before it (a leading class: every offset).
+  pattern: () => /(?<=(?<![\w-])(?<head>[A-Za-z0-9]{76}))AZDO[A-Za-z0-9]{4}(?![\w-])/dg,
+  secretFrom: "head",
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
     "echo xoshDpmthWXEeaGH5fU8xbZkQdt67knbxMvAqRCAJrTwZb4P3Mfuo5KNBIYQkYTFMXnzCOawlLBfAZDOnPeu | az devops login --organization https://dev.azure.com/acme",

@@ -121,7 +121,9 @@ export const maxmind: Rule = token({
   description: "MaxMind GeoIP licence key (…_mmk)",
   placeholder: "<MAXMIND_KEY>",
   keywords: ["_mmk"],
-  pattern: () => /(?<![\w-])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk(?![\w-])/dg,
+  // Starts at the literal `_mmk` and looks back for the rest: a leading class made V8 try every offset.
+  pattern: () => /(?<=(?<![\w-])(?<head>[A-Za-z0-9]{6}_[A-Za-z0-9]{29}))_mmk(?![\w-])/dg,
+  secretFrom: "head",
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: ["MAXMIND_LICENSE_KEY=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"],
   falsePositives: ["geoip_update_license_key_mmk"],
@@ -176,7 +178,9 @@ export const mailgunSigning: Rule = token({
   description: "Mailgun webhook signing key (32 hex-8 hex-8 hex) where Mailgun is named",
   placeholder: "<MAILGUN_KEY>",
   keywords: ["mailgun"],
-  pattern: () => /(?<![\w-])[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}(?![\w-])/dg,
+  // Starts at the first `-` and looks back for the 32 hex digits before it (a leading class: every offset).
+  pattern: () => /(?<=(?<![\w-])(?<head>[a-f0-9]{32}))-[a-f0-9]{8}-[a-f0-9]{8}(?![\w-])/dg,
+  secretFrom: "head",
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: ["MAILGUN_WEBHOOK_SIGNING_KEY=126a14e7f8fa49ffd78c55a04b431dba-cf32a93e-5c04dc25"],
   falsePositives: ["00000000000000000000000000000000-00000000-00000000"],
@@ -189,8 +193,10 @@ export const sidekiq: Rule = {
     "Sidekiq Pro / Enterprise gem credentials (8 hex:8 hex), as a Bundler setting or in the gem URL",
   placeholder: "<SIDEKIQ_SECRET>",
   keywords: ["contribsys"],
+  // Starts at the literal `contribsys` or at the URL's scheme, never at a lookbehind (every offset).
   pattern: () =>
-    /(?<=BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM["']?[ \t]{0,3}[=:][ \t]{0,3}["']?|(?:gems|enterprise)\.contribsys\.com[ \t]{1,4})[a-f0-9]{8}:[a-f0-9]{8}(?![\w:-])|(?<=https?:\/\/)[a-f0-9]{8}:[a-f0-9]{8}(?=@(?:gems|enterprise)\.contribsys\.com)/dgi,
+    /contribsys(?:__com["']?[ \t]{0,3}[=:][ \t]{0,3}["']?|\.com[ \t]{1,4})(?<secret>[a-f0-9]{8}:[a-f0-9]{8})(?![\w:-])|https?:\/\/(?<secret>[a-f0-9]{8}:[a-f0-9]{8})(?=@(?:gems|enterprise)\.contribsys\.com)/dgi,
+  secretGroup: "secret",
   priority: 800,
   validators: [notPlaceholder, minEntropy(2.5)],
   allowlist: [],
