@@ -196,7 +196,7 @@ export const genericKey: Rule = {
         "|\\([ \\t]{0,4}\\\\{0,3}[\"']|[\"'][ \\t]{0,4},[ \\t]{0,4}[\"'])" +
         "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?" +
         // `aws configure set NAME VALUE`; `gh secret set NAME --body VALUE` names a secret whatever NAME says.
-        "|(?<=\\bconfigure[ \\t]+set[ \\t]+)(?<name>[\\w.-]{1,80})[ \\t]+[\"']?" +
+        "|\\bconfigure[ \\t]+set[ \\t]+(?<name>[\\w.-]{1,80})[ \\t]+[\"']?" +
         "|\\bgh[ \\t]+secret[ \\t]+set[ \\t]+(?<setsecret>[\\w-]{1,100})[ \\t]+(?:--body|-b)(?:=|[ \\t]+)[\"']?)" +
         "(?:base64:)?(?<secret>[A-Za-z0-9_\\-+/=.~]{8,8192})",
       "dgi",

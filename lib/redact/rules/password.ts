@@ -25,7 +25,8 @@ import {
 // created when its function first runs, not when the hook loads every rule.
 
 function nameSaysPassword(c: Candidate): string | undefined {
-  return passwordNameProblem(c.groups["name"] ?? "");
+  // `password_assignment` starts at the word and looks back for the name's head.
+  return passwordNameProblem((c.groups["head"] ?? "") + (c.groups["name"] ?? ""));
 }
 
 const passwordNameProblem = remembered(textPasswordNameProblem);
@@ -143,7 +144,9 @@ export const passwordAssignment: Rule = {
   precheck: (facts) => mayAssignPassword(facts.text, facts.lower),
   pattern: () =>
     new RegExp(
-      "(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
+      // Starts at the word (a literal) and looks back for the rest of the name: a
+      // leading class made V8 try every offset (the prefix mix: 9 → 2 ms/MiB).
+      "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?))(?<name>(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
         "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,4}(?:[:=]|:=|=>)|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,4}" +
         VALUE,
       "dgi",
