@@ -26,9 +26,14 @@ import {
 // Patterns live inside the functions that use them: a regular expression is
 // created when its function first runs, not when the hook loads every rule.
 
+/** The key's whole name: `generic_api_key` finds its word first and looks back for the head. */
+function keyName(c: Candidate): string {
+  return (c.groups["head"] ?? "") + (c.groups["name"] ?? "");
+}
+
 function nameSaysSecret(c: Candidate): string | undefined {
   if (c.groups["setsecret"] !== undefined) return undefined;
-  const name = c.groups["name"] ?? "";
+  const name = keyName(c);
   // A session cookie's id is the session: whoever holds it is logged in.
   if (/^session_?id$/i.test(name) && /cookie/i.test(lineBefore(c.text, c.matchStart, 300))) {
     return undefined;
@@ -49,7 +54,7 @@ const SHORT_MIN = 8;
  */
 function shortValueShape(c: Candidate): string | undefined {
   if (c.secret.length >= SHORT_MAX) return undefined;
-  if (!isSecretKeyName(c.groups["name"] ?? c.groups["setsecret"] ?? "")) {
+  if (!isSecretKeyName(c.groups["setsecret"] ?? keyName(c))) {
     return "short value under a name that does not say secret outright";
   }
   if (!/[a-z]/.test(c.secret) || !/[A-Z]/.test(c.secret) || !/\d/.test(c.secret)) {
@@ -70,7 +75,7 @@ const secretNameProblem = remembered(textSecretNameProblem);
 function notPlainUuid(c: Candidate): string | undefined {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   if (!uuid.test(c.secret)) return undefined;
-  return /api.?key|apikey|secret|token|auth|credential/i.test(c.groups["name"] ?? "")
+  return /api.?key|apikey|secret|token|auth|credential/i.test(keyName(c))
     ? undefined
     : "a UUID under a plain key name";
 }
@@ -191,7 +196,11 @@ export const genericKey: Rule = {
   precheck: (facts) => mayAssignSecret(facts.lower) || facts.lower.includes("gh secret set"),
   pattern: () =>
     new RegExp(
-      "(?:(?<![\\w.-])(?<name>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)[\\w.-]{0,40})" +
+      // Starts at the word (a literal), then looks back for the name's head: a
+      // leading class made V8 try every offset (the prefix mix: 12 → 9 ms/MiB).
+      "(?:(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)" +
+        "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)))" +
+        "(?<name>[\\w.-]{0,40})" +
         "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?(?:\\\\{0,3}[\"'])?" +
         "|\\([ \\t]{0,4}\\\\{0,3}[\"']|[\"'][ \\t]{0,4},[ \\t]{0,4}[\"'])" +
         "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?" +

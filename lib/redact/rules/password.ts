@@ -459,7 +459,7 @@ export const passwordContinued: Rule = {
   precheck: (facts) => facts.text.includes("\n ") || facts.text.includes("\n\t"),
   pattern: () =>
     new RegExp(
-      "(?<=^|\\n)(?<indent>[ \\t]{0,40})(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
+      "(?:^|\\n)(?<indent>[ \\t]{0,40})(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
         "[ \\t]{0,4}[:=][ \\t]{0,4}(?<first>\\S[^\\n]{0,4095})?\\n\\k<indent>[ \\t]{1,40}" +
         "(?<secret>\\S[^\\n]{0,4095}(?:\\n\\k<indent>[ \\t]{1,40}\\S[^\\n]{0,4095}){0,50})",
       "dgi",
@@ -519,7 +519,7 @@ export const passwordPhraseLine: Rule = {
   precheck: (facts) => mayAssignPassword(facts.text, facts.lower),
   pattern: () =>
     new RegExp(
-      "(?<=^|\\n)[ \\t]{0,40}(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
+      "(?:^|\\n)[ \\t]{0,40}(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
         // Three to ten words: a passphrase, and what a single word leaves to `password_assignment`.
         "[ \\t]{0,4}[:=][ \\t]{0,4}(?<secret>[^\\s\"'#;|>!&\\[{][^\\s#;]{0,100}(?:[ \\t]{1,8}[^\\s#;]{1,100}){2,9})" +
         "[ \\t]{0,8}(?=\\r?\\n|$)",

@@ -38,7 +38,9 @@ export const meta: Rule = token({
   keywords: ["eaa", "|"],
   precheck: (facts) => facts.digitCluster() >= 13 || facts.startsWord("EAA"),
   pattern: () =>
-    /(?<![\w-])(?:EAA[B-Z][A-Za-z0-9]{90,400}|\d{15,16}\|[A-Za-z0-9_-]{27,40})(?![\w-])/dg,
+    // The app form starts at its `|` and looks back for the id (a leading class: every offset).
+    /(?<![\w-])EAA[B-Z][A-Za-z0-9]{90,400}(?![\w-])|(?<=(?<![\w-])(?<head>\d{15,16}))\|[A-Za-z0-9_-]{27,40}(?![\w-])/dg,
+  secretFrom: "head",
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
     "curl -G https://graph.facebook.com/v19.0/me -d access_token=EAAG9Z6vEpM7vsGrKXcb3ZFeR344mEsQnkJFgsROoHWL6khXIC6RVFwzT2geA2wSqgY9RPERw0cKayTmoGBEf3fQ7Xz3n5vFPDli8ofAkZGi1nzvDqUN8FoipbhDFWJm9uVzRY73Rcq4RIh637Hn3MJ2D83g1LiCaFR6kX5VqqC3nUJ5yGzFjOdW",
