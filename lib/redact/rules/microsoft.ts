@@ -53,7 +53,8 @@ export const azureAppConfig: Rule = {
   placeholder: "<AZURE_KEY>",
   keywords: [".azconfig.io"],
   pattern: () =>
-    /(?<=\.azconfig\.io;\s{0,4}Id=[\w+/:-]{8,40};\s{0,4}Secret=)[A-Za-z0-9+/]{36,60}={0,2}(?![\w+/=])/dg,
+    /\.azconfig\.io;\s{0,4}Id=[\w+/:-]{8,40};\s{0,4}Secret=(?<secret>[A-Za-z0-9+/]{36,60}={0,2})(?![\w+/=])/dg,
+  secretGroup: "secret",
   priority: 650,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   allowlist: [],
