@@ -6,9 +6,10 @@
  * - `dev.jsonl`, `dev_sessions.jsonl` and `dev_providers.jsonl` (provider
  *   formats the public secret scanners list, in session text) are the
  *   development corpora: 100 % recall and no firm false positive, asserted.
- * - `heldout.jsonl` and `heldout_sessions.jsonl` were written before any
- *   tuning and are never tuned on: their scores are printed, not asserted
- *   (see docs/redaction.md for the numbers before and after).
+ * - `heldout*.jsonl` were written before any tuning and are never tuned on
+ *   (the `heldout_blind_*` ones by someone who had not read the rules):
+ *   their scores are printed, not asserted (see docs/redaction.md for the
+ *   numbers before and after).
  *
  * @module
  */
@@ -36,17 +37,20 @@ for (const name of ["dev.jsonl", "dev_sessions.jsonl", "dev_providers.jsonl"]) {
   });
 }
 
-Deno.test("the held-out corpus is scored and reported (never tuned on)", async () => {
-  const score = scoreRedactText(await loadCorpus(new URL("heldout.jsonl", CORPUS)));
-  console.log(formatScore("heldout.jsonl", score));
-  assert.ok(score.secrets > 50 && score.firmNegatives > 10);
-});
+const HELD_OUT = [
+  "heldout.jsonl",
+  "heldout_sessions.jsonl",
+  "heldout_blind_sessions.jsonl",
+  "heldout_blind_scanner.jsonl",
+];
 
-Deno.test("the held-out session corpus is scored and reported (never tuned on)", async () => {
-  const score = scoreRedactText(await loadCorpus(new URL("heldout_sessions.jsonl", CORPUS)));
-  console.log(formatScore("heldout_sessions.jsonl", score));
-  assert.ok(score.secrets > 50 && score.firmNegatives > 15);
-});
+for (const name of HELD_OUT) {
+  Deno.test(`the held-out corpus ${name} is scored and reported (never tuned on)`, async () => {
+    const score = scoreRedactText(await loadCorpus(new URL(name, CORPUS)));
+    console.log(formatScore(name, score));
+    assert.ok(score.secrets > 50 && score.firmNegatives > 15, formatScore(name, score));
+  });
+}
 
 Deno.test("scoreOutputs() counts leaks, firm and policy false positives and kept context", () => {
   const cases = parseCorpus(

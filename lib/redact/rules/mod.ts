@@ -38,7 +38,7 @@ import { ssn } from "./ssn.ts";
 import { stripe } from "./stripe.ts";
 import { telegram } from "./telegram.ts";
 import { travisSecure } from "./travis.ts";
-import { urlPassword, urlTokenUser } from "./url_password.ts";
+import { dsnPassword, urlPassword, urlTokenUser } from "./url_password.ts";
 import { webhookSecret } from "./webhook_secret.ts";
 import { social } from "./social.ts";
 import { platforms, vaultLegacy } from "./platforms.ts";
@@ -74,6 +74,7 @@ export const RULES: readonly Rule[] = [
   basicAuth,
   bearer,
   urlPassword,
+  dsnPassword,
   urlTokenUser,
   ...password,
   genericKey,

@@ -1,5 +1,6 @@
 /**
- * The password part only of URL credentials (`scheme://user:PASS@host`).
+ * The password part only of URL credentials (`scheme://user:PASS@host`,
+ * and Go's MySQL DSN `user:PASS@tcp(host)/db`, which has no scheme).
  * Templates (`USER:PASSWORD`), variables and the documented defaults
  * (`guest:guest`, `postgres:postgres`) stay.
  *
@@ -105,5 +106,28 @@ export const urlTokenUser: Rule = {
     "https://YOUR_PERSONAL_ACCESS_TOKEN:x-oauth-basic@github.com/o/r.git",
     // A Sentry DSN's public key.
     'dsn: "https://9c0e2b4d6f8a1c3e3f9a2c7e1b5d4a8f@o450123.ingest.sentry.io/5512345"',
+  ],
+};
+
+/** Go's MySQL driver DSN, `user:password@tcp(host:port)/db`: credentials with no scheme. */
+export const dsnPassword: Rule = {
+  id: "dsn_password",
+  description: "Password in a Go MySQL DSN (user:password@tcp(host:port)/db, also unix(…))",
+  placeholder: "<PASSWORD>",
+  keywords: ["@tcp(", "@unix("],
+  // Starts at the literal `@tcp(`/`@unix(` and looks back for the credentials.
+  pattern: () =>
+    /(?<=(?<![\w.:/-])(?<user>[\w.-]{1,100}):(?<secret>[^\s:@/'"`%]{1,200}))@(?:tcp|unix)\(/dgi,
+  secretGroup: "secret",
+  priority: 550,
+  validators: [notPlaceholder, notDefault],
+  allowlist: [],
+  truePositives: [
+    'db, err := sql.Open("mysql", "shop:Vk8Lq2Rw9Zt4@tcp(127.0.0.1:3306)/shop?parseTime=true")',
+  ],
+  falsePositives: [
+    'dsn := "USER:PASSWORD@tcp(HOST:3306)/DB"',
+    'dsn := fmt.Sprintf("%s:%s@tcp(%s)/%s", user, pass, host, name)',
+    'sql.Open("mysql", "root:root@tcp(localhost:3306)/test")',
   ],
 };
