@@ -195,7 +195,11 @@ export const sidekiq: Rule = {
   keywords: ["contribsys"],
   // Starts at the literal `contribsys` or at the URL's scheme, never at a lookbehind (every offset).
   pattern: () =>
-    /contribsys(?:__com["']?[ \t]{0,3}[=:][ \t]{0,3}["']?|\.com[ \t]{1,4})(?<secret>[a-f0-9]{8}:[a-f0-9]{8})(?![\w:-])|https?:\/\/(?<secret>[a-f0-9]{8}:[a-f0-9]{8})(?=@(?:gems|enterprise)\.contribsys\.com)/dgi,
+    new RegExp(
+      "contribsys(?:__com[\"']?[ \\t]{0,3}[=:][ \\t]{0,3}[\"']?|\\.com[ \\t]{1,4})(?<secret>[a-f0-9]{8}:[a-f0-9]{8})(?![\\w:-])" +
+        "|https?://(?<secret>[a-f0-9]{8}:[a-f0-9]{8})(?=@(?:gems|enterprise)\\.contribsys\\.com)",
+      "dgi",
+    ),
   secretGroup: "secret",
   priority: 800,
   validators: [notPlaceholder, minEntropy(2.5)],
