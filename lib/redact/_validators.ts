@@ -8,6 +8,8 @@
  * @module
  */
 
+import { memoize } from "./_memo.ts";
+
 /**
  * Shannon entropy of a string in bits per character.
  *
@@ -17,17 +19,10 @@
  * ```
  */
 export function shannonEntropy(value: string): number {
-  if (value.length === 0) return 0;
-  // Text built to be slow repeats the same values thousands of times.
-  const known = entropies.get(value);
-  if (known !== undefined) return known;
-  if (entropies.size >= 1024) entropies.clear();
-  const bits = entropyOf(value);
-  entropies.set(value, bits);
-  return bits;
+  return value.length === 0 ? 0 : rememberedEntropy(value);
 }
 
-const entropies = new Map<string, number>();
+const rememberedEntropy = memoize(entropyOf);
 
 function entropyOf(value: string): number {
   // ASCII counts in a reused table (a Map per call cost most of a dense text's time).
@@ -241,23 +236,18 @@ const PLACEHOLDER_WORDS =
 const KEPT = "\u0000kept";
 
 /**
- * A check of one string, remembered: text built to be slow repeats the same
- * names and values thousands of times, and each check runs several
- * patterns. Forgets everything past 1,024 entries, so it stays small.
+ * A check of one string, remembered (see {@linkcode memoize}): text built to
+ * be slow repeats the same names and values thousands of times, and each
+ * check runs several patterns.
  */
 export function remembered(
   check: (value: string) => string | undefined,
 ): (value: string) => string | undefined {
-  // `KEPT` stands for `undefined`, so that one lookup answers, not two: text
-  // dense with candidates asks for every one of them.
-  const seen = new Map<string, string>();
+  // `KEPT` stands for `undefined`, so that one lookup answers, not two.
+  const reasonOf = memoize((value) => check(value) ?? KEPT);
   return (value) => {
-    const known = seen.get(value);
-    if (known !== undefined) return known === KEPT ? undefined : known;
-    if (seen.size >= 1024) seen.clear();
-    const reason = check(value);
-    seen.set(value, reason ?? KEPT);
-    return reason;
+    const reason = reasonOf(value);
+    return reason === KEPT ? undefined : reason;
   };
 }
 

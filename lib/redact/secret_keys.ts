@@ -3,7 +3,7 @@
  * `X-Auth-Token`, `client_secret`, …). Inside structured data (a tool's JSON
  * arguments) such a key makes every string under it a secret, whatever the
  * value looks like: `{"password": "hunter2"}` has nothing a text rule could
- * recognise. Pure and import-free: the hook runs it on its hot path.
+ * recognise. Pure, importing only `_memo.ts`: the hook runs it on its hot path.
  *
  * The text rules (`rules/generic_key.ts`, `rules/password.ts`) read their
  * key names here too ({@linkcode textSecretNameProblem},
@@ -12,6 +12,8 @@
  *
  * @module
  */
+
+import { memoize } from "./_memo.ts";
 
 /** Words that name a secret on their own, in any position of a key (`db_password`). */
 const SECRET_WORDS = new Set([
@@ -130,16 +132,11 @@ function words(name: string): string[] {
  * ```
  */
 export function isSecretKeyName(name: string): boolean {
-  // Text built to be slow repeats the same names thousands of times.
-  const known = secretKeyNames.get(name);
-  if (known !== undefined) return known;
-  if (secretKeyNames.size >= 1024) secretKeyNames.clear();
-  const says = namesSecret(name);
-  secretKeyNames.set(name, says);
-  return says;
+  return rememberedSecretKeyName(name);
 }
 
-const secretKeyNames = new Map<string, boolean>();
+// Text built to be slow repeats the same names thousands of times.
+const rememberedSecretKeyName = memoize(namesSecret);
 
 function namesSecret(name: string): boolean {
   if (!STEMS.test(name)) return false;

@@ -1,0 +1,35 @@
+/**
+ * Bounded memory for checks of one string: text built to be slow repeats the
+ * same names and values thousands of times, and each check costs a pattern
+ * or a loop over the value.
+ *
+ * @module
+ */
+
+/** Entries kept before the memory is cleared, so it stays small. */
+const LIMIT = 1024;
+
+/**
+ * `compute`, remembered per argument: up to 1,024 answers, then it forgets
+ * all of them and starts again. `compute` must never return `undefined`
+ * (one lookup then answers whether it is known).
+ *
+ * @example
+ * ```ts
+ * const length = memoize((s: string) => s.length);
+ * length("abc"); // 3, computed once
+ * ```
+ */
+export function memoize<V extends NonNullable<unknown>>(
+  compute: (key: string) => V,
+): (key: string) => V {
+  const known = new Map<string, V>();
+  return (key) => {
+    const found = known.get(key);
+    if (found !== undefined) return found;
+    if (known.size >= LIMIT) known.clear();
+    const value = compute(key);
+    known.set(key, value);
+    return value;
+  };
+}
