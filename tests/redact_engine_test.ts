@@ -664,9 +664,13 @@ Deno.test("inWordList: whole words only, never a part of one or an empty word", 
   assert.ok(!inWordList(list, "") && !inWordList(list, "js json") && !inWordList(list, " js"));
 });
 
-Deno.test("placeholderProblem: runs of consecutive characters read as a stand-in, random values do not", () => {
+Deno.test("placeholderProblem: runs of consecutive characters, test words and my-password read as stand-ins, random values do not", () => {
   assert.equal(placeholderProblem("abc123def456ghi789"), "ascending runs");
-  assert.equal(placeholderProblem("123456789abcdef"), "ascending runs");
+  assert.equal(placeholderProblem("1234567890abcdef1234567890abcdef"), "ascending runs");
+  assert.equal(placeholderProblem("test-api-key-12345"), "test words");
+  assert.equal(placeholderProblem("mypassword"), "template words");
+  assert.equal(placeholderProblem("test-Xk9Lm2Qp7Rt4"), undefined);
+  assert.equal(placeholderProblem("sk_test_4eC39HqLyjWDarjtT1zdp7dc"), undefined);
   assert.equal(placeholderProblem("abc123de"), undefined);
   assert.equal(placeholderProblem("abc12345x"), undefined);
   assert.equal(placeholderProblem("Jq8Lw3Rz7Vx2Tm9Nb4"), undefined);

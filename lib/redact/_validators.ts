@@ -198,7 +198,19 @@ function isPlaceholderWord(value: string): boolean {
 }
 
 /** Words whose presence sends a value to the full placeholder checks below. */
-const TEMPLATE_HINTS = ["your", "my", "insert", "replace", "enter", "fake", "dummy", "example"];
+const TEMPLATE_HINTS = [
+  "your",
+  "my",
+  "insert",
+  "replace",
+  "enter",
+  "fake",
+  "dummy",
+  "example",
+  "test",
+  "sample",
+  "mock",
+];
 
 /**
  * True when none of the checks of {@linkcode placeholderProblem} can fire:
@@ -270,21 +282,44 @@ function placeholderProblemOf(value: string): string | undefined {
     return "template words";
   }
   if (/^your|^<|example/i.test(value)) return "template words";
+  if (
+    /^(?:my|the|some)[_-]?(?:password|passwd|pass|pwd|secret|token|api[_-]?key|key)\d{0,4}$/i.test(
+      value,
+    )
+  ) {
+    return "template words";
+  }
+  if (isWordsWithTestWord(value)) return "test words";
   if (/(.)\1{7,}/.test(value)) return "one character repeated";
   if (isAscendingRuns(value)) return "ascending runs";
   return undefined;
 }
 
 /**
+ * Whether `value` is words and numbers joined by `-`, `_` or `.`, one of them
+ * saying it is a test value (`test-api-key-12345`, `sample_token_v2`): a
+ * generated secret has parts that mix letters and digits.
+ */
+function isWordsWithTestWord(value: string): boolean {
+  const parts = value.split(/[-_.]/);
+  if (parts.length < 2 || !parts.every((part) => /^(?:[A-Za-z]+|\d+)$/.test(part))) return false;
+  return parts.some((part) =>
+    /^(?:test|tests|testing|sample|mock|dummy|fake|example|demo)$/i.test(part)
+  );
+}
+
+/**
  * Whether `value`, 8 characters or more, is made of runs of at least three
- * consecutive characters (`abc123def456`, `123456789abcdef`): what people
+ * consecutive characters (`abc123def456`, `1234567890abcdef`): what people
  * type as a stand-in, never what a generator emits.
  */
 function isAscendingRuns(value: string): boolean {
   if (value.length < 8) return false;
   let run = 1;
   for (let i = 1; i <= value.length; i++) {
-    if (i < value.length && value.charCodeAt(i) === value.charCodeAt(i - 1) + 1) {
+    const [previous, next] = [value.charCodeAt(i - 1), value.charCodeAt(i)];
+    // `0` follows `9` on a keyboard's top row: `1234567890`.
+    if (i < value.length && (next === previous + 1 || (previous === 57 && next === 48))) {
       run++;
       continue;
     }

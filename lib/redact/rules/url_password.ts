@@ -38,6 +38,10 @@ function notDefault(c: Candidate): string | undefined {
   if (DEFAULTS.has(value)) return `documented default ${c.secret}`;
   if (value === (c.groups["user"] ?? "").toLowerCase()) return "same as the user name";
   if (/^[A-Z_]+$/.test(c.secret)) return "upper-case placeholder";
+  // `bob:abc@`, `u:2222@`: an example's stand-in, not a password anyone sets.
+  if (c.secret.length < 4 || /^(.)\1*$/.test(c.secret)) {
+    return "too short or one repeated character";
+  }
   return undefined;
 }
 
@@ -66,6 +70,10 @@ export const urlPassword: Rule = {
     "amqp://guest:guest@localhost:5672/",
     // A variable.
     "mongodb://app:${MONGO_PASSWORD}@mongo:27017",
+    // An example's stand-ins.
+    "https://bob:abc@example.com",
+    "https://bob:2222@example.com",
+    "https://user:mypassword@example.com/path",
   ],
 };
 
