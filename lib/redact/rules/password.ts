@@ -12,9 +12,11 @@ import type { Candidate, Rule } from "../_engine.ts";
 import { textPasswordNameProblem } from "../secret_keys.ts";
 import {
   charClasses,
+  hasDigitAndLetter,
   inWordList,
   isNameChar,
   lineBefore,
+  minEntropy,
   notPlaceholder,
   passwordShapeProblem,
   placeholderProblem,
@@ -334,6 +336,39 @@ export const passwordFlagAttached: Rule = {
     'curl -u "$USER:$TOKEN" https://api.example.org',
     // A blank -p outside the commands that take a password so.
     "mkdir -p build/out && ssh -p 2222 host",
+  ],
+};
+
+/**
+ * `curl -u TOKEN:` and `curl -u :TOKEN`: an API key given as the whole of
+ * Basic auth, the other side left empty (Stripe, Mailgun and many APIs ask
+ * for it so).
+ */
+export const passwordFlagToken: Rule = {
+  id: "password_flag_token",
+  description:
+    "API key as the user or the password of -u/--user with the other side empty (curl -u KEY:)",
+  placeholder: "<SECRET>",
+  keywords: ["-u ", "-u=", "--user"],
+  pattern: () =>
+    new RegExp(
+      "(?<!\\S)(?:-u|--user)(?:[ \\t]+|=)[\"']?" +
+        "(?::(?<secret>[A-Za-z0-9_\\-.+/=~]{12,4096})|(?<secret>[A-Za-z0-9_\\-.+/=~]{12,4096}):)" +
+        "[\"']?(?=\\s|$)",
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 455,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
+  allowlist: [],
+  truePositives: [
+    "curl -u 'Qx8Wm3Lr7Tz2Kv6Pn4Bc9Hd:' https://api.example.org/v1/charges",
+    "curl --user :Qx8Wm3Lr7Tz2Kv6Pn4Bc9Hd https://api.example.org/v1",
+  ],
+  falsePositives: [
+    // A user name with an empty password, and a variable.
+    "curl -u deploy-bot-production: https://ci.example.org",
+    'curl -u "$API_KEY:" https://api.example.org',
   ],
 };
 
@@ -863,6 +898,7 @@ export const passwordMarkup: Rule = {
 export const password: Rule[] = [
   passwordAssignment,
   passwordFlagAttached,
+  passwordFlagToken,
   passwordPgpass,
   passwordProse,
   passwordContinued,
