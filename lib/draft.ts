@@ -132,6 +132,15 @@ class FieldRedactor {
   }
 
   /**
+   * Redacts a text made from fields already tallied (a tool's subject comes
+   * from its input) without tallying it: each secret counts once in the
+   * metric, however many stored fields show it.
+   */
+  retold(text: string): string {
+    return redactText(text, this.#options).text;
+  }
+
+  /**
    * Redacts short fields in one pass ({@linkcode redactLines}). A field with
    * `parts` has each part (between separators) redacted as its own line: a
    * rule that wants a word boundary, or reads a `/` before an address as a
@@ -208,7 +217,7 @@ function subjectOf(
 ): string | undefined {
   if (options.toolDetail !== "subject") return undefined;
   const subject = toolSubject(tool.name, tool.input, tool.cwd);
-  return subject === undefined ? undefined : boundSubject(fields.text(subject));
+  return subject === undefined ? undefined : boundSubject(fields.retold(subject));
 }
 
 function toolDraft(payload: ToolPayload, context: DraftContext, options: DraftOptions): Draft {
