@@ -185,6 +185,13 @@ export function textPasswordNameProblem(name: string): string | undefined {
     /pas{1,2}(?:w(?:or|ro|r|o)?d|ow?rd)|pas+word|pswd|passphrase|pwd|(?:^|[^a-z])p(?:ass|w)(?:[^a-z]|$)|[a-z]P(?:ass|w)(?:[^a-z]|$)/;
   const saysNotTheValue =
     /hash|salt|length|(?:^|[^a-z])(?:len|min|max)(?:[^a-z]|$)|policy|reset|url|uri|file|path|field|label|prompt|hint|placeholder|type|regex|pattern|strength|expir|rule|changed|updated|required|enabled|mode|manager|input|form|column|error|message|text|title|digest|encrypted|bcrypt|protected|less|through|rate|count|port|user(?:name)?$/i;
+  // `adminPasswordKey: admin-password` names a key inside a Kubernetes Secret.
+  if (
+    /pas+(?:word)?(?:Key|Ref|Name|SecretName|SecretKey)$|pas+(?:word)?_(?:key|ref|secret_name)$/
+      .test(name)
+  ) {
+    return `name ${name} names where the password is kept`;
+  }
   if (!saysPassword.test(name) && !saysPassword.test(name.toLowerCase())) {
     return `name ${name} does not say password`;
   }

@@ -17,7 +17,7 @@ function structure(c: Candidate): string | undefined {
 function idContext(c: Candidate): string | undefined {
   const window = c.text.slice(Math.max(0, c.start - 160), c.end + 60).toLowerCase();
   const context =
-    /cccd|cmnd|căn cước|can cuoc|định danh|dinh danh|chứng minh|chung minh|citizen|national[ _-]?id|id[ _-]?number|identity|id[ _-]?card|so_cccd/;
+    /cccd|cmnd|căn[ _]cước|can[ _]cuoc|định[ _]danh|dinh[ _]danh|chứng[ _]minh|chung[ _]minh|citizen|national[ _-]?id|id[ _-]?number|identity|id[ _-]?card/;
   return context.test(window) ? undefined : "no id context within 160 characters";
 }
 
@@ -31,8 +31,10 @@ export const cccd: Rule = {
     "cmnd",
     "căn cước",
     "can cuoc",
+    "can_cuoc",
     "định danh",
     "dinh danh",
+    "dinh_danh",
     "chứng minh",
     "chung minh",
     "citizen",

@@ -19,6 +19,7 @@ import {
   minEntropy,
   notCall,
   notPlaceholder,
+  placeholderProblem,
   remembered,
   shannonEntropy,
 } from "../_validators.ts";
@@ -333,5 +334,61 @@ export const genericKeyProse: Rule = {
   falsePositives: [
     "the token is stored in AWS Secrets Manager as prod/db/token-2024-rotation",
     "the secret key is 32 characters long and base64 encoded",
+  ],
+};
+
+/** Characters that random keys hold and prose seldom does. */
+const KEY_SYMBOLS = "@#$%^&*()<>[]{}|~=+!";
+
+/**
+ * A quoted value with symbols under a secret's name: Django's `SECRET_KEY`,
+ * WordPress's `define('AUTH_KEY', '…')`, Rails' and Flask's secret keys. The
+ * characters `generic_api_key` takes stop at the first symbol.
+ */
+export const genericKeyQuoted: Rule = {
+  id: "generic_api_key_quoted",
+  description:
+    "Quoted key or secret with symbols under a name that says secret (Django SECRET_KEY, WordPress define('AUTH_KEY', …))",
+  placeholder: "<SECRET>",
+  keywords: ["key", "secret", "token", "salt"],
+  pattern: () =>
+    new RegExp(
+      // Starts at the word and looks back for the name's head (see generic_api_key).
+      "(?:key|secret|token|salt)(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:key|secret|token|salt)))" +
+        "(?<name>[\\w.-]{0,40})\\\\{0,3}[\"']?[ \\t]{0,4}(?:[:=]|=>|,)[ \\t]{0,4}" +
+        "(?<q>\\\\{0,3}[\"'])(?<secret>[^\"'\\\\\\n]{20,200})\\k<q>",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 395,
+  validators: [
+    nameSaysSecret,
+    function notTemplateOrPlaceholder(c) {
+      // Keys like these hold `<`, `>`, `{`, `}` at random: only a template's shapes count.
+      if (/\$\{|\{\{|%\(|<[A-Za-z_ -]{3,}>|\{[A-Za-z_]{2,}\}/.test(c.secret)) {
+        return "template syntax";
+      }
+      const problem = placeholderProblem(c.secret);
+      return problem === "template syntax" ? undefined : problem;
+    },
+    function symbolsOfAKey(c) {
+      const symbols = new Set([...c.secret].filter((char) => KEY_SYMBOLS.includes(char)));
+      if (symbols.size < 2) return "fewer than two key symbols";
+      return (c.secret.match(/ /g)?.length ?? 0) > 2 ? "more than two blanks: prose" : undefined;
+    },
+    minEntropy(4),
+  ],
+  allowlist: [],
+  truePositives: [
+    "SECRET_KEY = 'k7#v)q2=9x!m@p4z(w8^t1&c5*r3$b6%n0+y-d'",
+    "define( 'AUTH_KEY', 'Qz<4 Lp]M~7r|Xc{2Wv@9Kd!T$h8(Nb+3Jf' );",
+    '{"content": "SECRET_KEY = \\"h4@w)n9=q!x2^k&m7(v3*p8#z1+c5%r$b6\\"\\n"}',
+  ],
+  falsePositives: [
+    // A message, not a key.
+    'error_key = "Could not connect (timeout=30s) to db@host: retry #2 later"',
+    "SECRET_KEY = 'django-insecure-change-me-before-deploying-to-prod'",
+    // Under a name that says no secret.
+    "cache_key_format = '{prefix}:{user_id}:{page}#v2=(%s)&x=[%d]'",
   ],
 };

@@ -14,7 +14,7 @@ import { bearer } from "./bearer.ts";
 import { card } from "./card.ts";
 import { cccd } from "./cccd.ts";
 import { email } from "./email.ts";
-import { genericKey, genericKeyMarkup, genericKeyProse } from "./generic_key.ts";
+import { genericKey, genericKeyMarkup, genericKeyProse, genericKeyQuoted } from "./generic_key.ts";
 import { github } from "./github.ts";
 import { gitlab } from "./gitlab.ts";
 import { google } from "./google.ts";
@@ -87,6 +87,7 @@ export const RULES: readonly Rule[] = [
   ...phone,
   genericKeyMarkup,
   genericKeyProse,
+  genericKeyQuoted,
   ...social,
   ...platforms,
   vaultLegacy,

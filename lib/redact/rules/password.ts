@@ -380,7 +380,8 @@ export const passwordPgpass: Rule = {
   keywords: [":"],
   precheck: (facts) => /:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:/.test(facts.text),
   pattern: () =>
-    /(?<=(?:^|\n)[\w.*-]{1,253}):(?:\d{1,5}|\*):[\w.*-]{1,253}:[\w.*@-]{1,253}:(?<secret>[^\s:]{3,200})(?=\s|$)/dg,
+    // A line may start after `\n` written out or a quote: the file inside a JSON string.
+    /(?<=(?:^|\n|\\n|")[\w.*-]{1,253}):(?:\d{1,5}|\*):[\w.*-]{1,253}:[\w.*@-]{1,253}:(?<secret>[^\s:"\\]{3,200})(?=\s|\\n|"|$)/dg,
   secretGroup: "secret",
   priority: 450,
   validators: [
@@ -390,7 +391,11 @@ export const passwordPgpass: Rule = {
     },
   ],
   allowlist: [],
-  truePositives: ["db.internal:5432:orders:orders_rw:Vb6Nm8Qw0Er2"],
+  truePositives: [
+    "db.internal:5432:orders:orders_rw:Vb6Nm8Qw0Er2",
+    // The file in a Write tool's JSON arguments.
+    '{"content": "db.internal:5432:orders:orders_rw:Vb6Nm8Qw0Er2\\n*:5432:*:replicator:Hq3-Lm8-Zr5\\n"}',
+  ],
   falsePositives: [
     // A time with seconds and frames.
     "10:20:30:40:50",
@@ -680,7 +685,8 @@ function mayUseToolFlag(lower: string): boolean {
     (lower.includes(" -u") && lower.includes("%")) ||
     lower.includes("storepass") || lower.includes("keypass") ||
     lower.includes("securestring") || lower.includes("chpasswd") ||
-    (lower.includes("machine") && lower.includes("password"));
+    (lower.includes("machine") && lower.includes("password")) ||
+    lower.includes("authinfo:") || /(?:^|\n|\\n)[ \t]*password[ \t]/.test(lower);
 }
 
 /** Commands whose `-w`/`-P` flag, with a blank, takes a password. */
@@ -712,6 +718,8 @@ export const passwordToolFlag: Rule = {
     "securestring",
     "chpasswd",
     "machine",
+    "authinfo:",
+    "password",
   ],
   precheck: (facts) => mayUseToolFlag(facts.lower),
   pattern: () =>
@@ -721,7 +729,11 @@ export const passwordToolFlag: Rule = {
         `|(?<=\\s)-(?:src|dest|new)?(?:store|key)pass(?:word)?[ \\t]+${SHELL_WORD}` +
         `|\\bConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?${SHELL_WORD}(?=[^\\n]{0,100}-AsPlainText)` +
         `|\\becho[ \\t]+['"]?[\\w.-]{1,64}:(?<secret>[^\\s'"|:]{1,4096})['"]?[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?chpasswd` +
-        `|(?<=\\bmachine[ \\t]+\\S{1,253}\\s{1,40}(?:login[ \\t]+\\S{1,200}\\s{1,40})?)password[ \\t]+(?<secret>\\S{1,4096})`,
+        `|(?<=\\bmachine[ \\t]+\\S{1,253}\\s{1,40}(?:login[ \\t]+\\S{1,200}\\s{1,40})?)password[ \\t]+(?<secret>\\S{1,4096})` +
+        // A config line that is only `password VALUE` (msmtp, fetchmail), also inside a JSON string.
+        `|(?:^|\\n|\\\\n)[ \\t]{0,8}password[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
+        // sendmail's authinfo: AuthInfo:host "U:user" "P:password".
+        `|\\bAuthInfo:[^\\n]{0,300}?\\\\{0,3}"P:(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"`,
       "dg",
     ),
   secretGroup: "secret",
@@ -749,6 +761,8 @@ export const passwordToolFlag: Rule = {
     "$s = ConvertTo-SecureString 'Mz7-Rq2-Kv5' -AsPlainText -Force",
     "echo 'deploy:Bx6-Wn3-Lq9' | sudo chpasswd",
     "machine git.corp.lan login ci password Jt4-Vm8-Rz1",
+    "account default\nhost smtp.mail.lan\nuser ops\npassword Qw7-Lk2-Zx9\n",
+    'AuthInfo:smtp.mail.lan "U:relay" "P:Hv6-Np3-Kc8" "M:PLAIN"',
   ],
   falsePositives: [
     // Other tools' -w and -P.
@@ -780,7 +794,9 @@ export const passwordCall: Rule = {
         "|(?<![\\w$])(?:set_?|with_?)?(?:password|passwd|passphrase)[ \\t]{0,4}\\(" +
         // SQL: `WITH PASSWORD '…'`, `IDENTIFIED BY '…'`.
         "|\\b(?:with[ \\t]+(?:encrypted[ \\t]+)?password|identified[ \\t]+by)[ \\t]{0,4}=?)" +
-        "[ \\t]{0,4}(?:\"(?<secret>[^\"\\n]{1,4096})\"|'(?<secret>[^'\\n]{1,4096})')[ \\t]{0,4}(?=[,)\\];\\s]|$)",
+        // A quote may be escaped once or more: the call inside a JSON string.
+        "[ \\t]{0,4}(?:\\\\{0,3}\"(?<secret>[^\"\\\\\\n]{1,4096})\\\\{0,3}\"|\\\\{0,3}'(?<secret>[^'\\\\\\n]{1,4096})\\\\{0,3}')" +
+        "[ \\t]{0,4}(?=[,)\\];\\s]|$)",
       "dgi",
     ),
   secretGroup: "secret",
@@ -802,6 +818,8 @@ export const passwordCall: Rule = {
     "requests.get(url, auth=('ci', 'Vx7#Rk2p'))",
     "$db = new PDO($dsn, 'app', 'Hz2-Qr8-Lw5');",
     'cfg.setPassword("Em4-Dr7-Kt2");',
+    // In a JSON string (a Write tool's content).
+    '{"content": "cfg.setPassword(\\"Rv8#Kt3Lm2\\");\\n"}',
     "CREATE USER etl WITH PASSWORD 'Lg6-Sp1-Rv9';",
   ],
   falsePositives: [

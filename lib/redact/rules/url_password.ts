@@ -54,7 +54,8 @@ export const urlPassword: Rule = {
   // Most URLs carry no credentials: without an `@` the pattern is never compiled.
   precheck: (facts) => facts.text.includes("@"),
   pattern: () =>
-    /(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"]{1,4096})@(?=[\w.[-])/dg,
+    // A `#` belongs to the password when an `@` follows: people paste them unencoded.
+    /(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"][^\s@/?'"]{0,4095})@(?=[\w.[-])/dg,
   secretGroup: "secret",
   priority: 550,
   validators: [notPlaceholder, notDefault],
@@ -62,6 +63,8 @@ export const urlPassword: Rule = {
   truePositives: [
     "DATABASE_URL=postgres://app:Xk9-vL2qTm@db.internal:5432/app",
     "redis://:Pz4mQ8wLr2@10.1.2.3:6379/0",
+    // A `#` written unencoded.
+    "engine url: postgresql+psycopg2://etl:Kq7#Wx2Lm@db.internal:5432/warehouse",
   ],
   falsePositives: [
     // Template.
