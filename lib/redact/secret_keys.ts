@@ -187,7 +187,7 @@ export function textPasswordNameProblem(name: string): string | undefined {
     /hash|salt|length|(?:^|[^a-z])(?:len|min|max)(?:[^a-z]|$)|policy|reset|url|uri|file|path|field|label|prompt|hint|placeholder|type|regex|pattern|strength|expir|rule|changed|updated|required|enabled|mode|manager|input|form|column|error|message|text|title|digest|encrypted|bcrypt|protected|less|through|rate|count|port|user(?:name)?$/i;
   // `adminPasswordKey: admin-password` names a key inside a Kubernetes Secret.
   if (
-    /pas+(?:word)?(?:Key|Ref|Name|SecretName|SecretKey)$|pas+(?:word)?_(?:key|ref|secret_name)$/
+    /[Pp]as+(?:word)?(?:Key|Ref|Name|SecretName|SecretKey)$|[Pp]as+(?:word)?_(?:key|ref|secret_name)$/
       .test(name)
   ) {
     return `name ${name} names where the password is kept`;

@@ -202,7 +202,7 @@ export const genericKey: Rule = {
       "(?:(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)" +
         "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)))" +
         "(?<name>[\\w.-]{0,40})" +
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,4}(?:[:=]|:=|=>)[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?(?:\\\\{0,3}[\"'])?" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,4}(?::=|=>|[:=])[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?(?:\\\\{0,3}[\"'])?" +
         "|\\([ \\t]{0,4}\\\\{0,3}[\"']|[\"'][ \\t]{0,4},[ \\t]{0,4}[\"'])" +
         "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?" +
         // `aws configure set NAME VALUE`; `gh secret set NAME --body VALUE` names a secret whatever NAME says.
@@ -355,7 +355,7 @@ export const genericKeyQuoted: Rule = {
     new RegExp(
       // Starts at the word and looks back for the name's head (see generic_api_key).
       "(?:key|secret|token|salt)(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:key|secret|token|salt)))" +
-        "(?<name>[\\w.-]{0,40})\\\\{0,3}[\"']?[ \\t]{0,4}(?:[:=]|=>|,)[ \\t]{0,4}" +
+        "(?<name>[\\w.-]{0,40})\\\\{0,3}[\"']?[ \\t]{0,4}(?::=|=>|[:=,])[ \\t]{0,16}" +
         "(?<q>\\\\{0,3}[\"'])(?<secret>[^\"'\\\\\\n]{20,200})\\k<q>",
       "dgi",
     ),

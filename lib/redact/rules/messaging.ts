@@ -71,6 +71,25 @@ export const twilio: Rule = token({
   falsePositives: ["SKU-12345 and ACME-corp"],
 });
 
+/**
+ * The auth token a Twilio client is built with, right after the account or
+ * API key SID: `Client("AC…", "…")`, `Client("SK…", "…", "AC…")`.
+ */
+export const twilioAuthToken: Rule = token({
+  id: "twilio_auth_token",
+  description: "Twilio auth token or API key secret (32 hex) passed after the SID to a client",
+  placeholder: "<TWILIO_SECRET>",
+  keywords: [],
+  precheck: (facts) => facts.text.includes("SK") || facts.text.includes("AC"),
+  pattern: () =>
+    /(?<=(?<![A-Za-z0-9])(?:SK|AC)[0-9a-f]{32}\\{0,3}["'][ \t]{0,4},[ \t]{0,4}\\{0,3}["'])[0-9a-f]{32}(?![A-Za-z0-9])/dg,
+  truePositives: [
+    'client = Client("SKbc2e22118cc85661ba22e98ff6344664", "f3c9a1e07b5d42e8a6c1d9b3e5f70a24", "AC414eee8fd7bb746301fb60cb3607bb21")',
+  ],
+  // No SID before it: a hex digest passed to a client.
+  falsePositives: ['Client(account_sid, "f3c9a1e07b5d42e8a6c1d9b3e5f70a24")'],
+});
+
 /** Mailgun private API keys. */
 export const mailgun: Rule = token({
   id: "mailgun_key",
@@ -164,6 +183,7 @@ export const messaging: Rule[] = [
   discordBotToken,
   discordWebhook,
   twilio,
+  twilioAuthToken,
   mailgun,
   mailchimp,
   mailKeys,

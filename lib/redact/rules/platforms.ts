@@ -280,6 +280,18 @@ export const workTools: Rule = token({
   falsePositives: ["the project key phc_ is public; pk_test_ keys are publishable"],
 });
 
+/** Adafruit IO keys. */
+export const adafruit: Rule = token({
+  id: "adafruit_io_key",
+  description: "Adafruit IO key (aio_ + 28 characters)",
+  placeholder: "<API_TOKEN>",
+  keywords: ["aio_"],
+  pattern: () => /(?<![\w-])aio_[A-Za-z0-9]{28}(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: ["io = Client('maker', 'aio_Xk8Lq2Wm7Rz4Tn9Vb3Pc6Hd1Jf5G')"],
+  falsePositives: ["the aio_config_loader_module_settings_v2 module"],
+});
+
 /** The platform family. */
 export const platforms: Rule[] = [
   onePasswordSecretKey,
@@ -300,6 +312,7 @@ export const platforms: Rule[] = [
   amazonMws,
   salesforce,
   workTools,
+  adafruit,
 ];
 
 /** HashiCorp Vault tokens of the format before 1.10 (s. + 24). */
