@@ -711,7 +711,8 @@ function mayUseToolFlag(lower: string): boolean {
     lower.includes("storepass") || lower.includes("keypass") ||
     lower.includes("securestring") || lower.includes("chpasswd") ||
     (lower.includes("machine") && lower.includes("password")) ||
-    lower.includes("authinfo:") || /(?:^|\n|\\n)[ \t]*password[ \t]/.test(lower);
+    lower.includes("authinfo:") || lower.includes("requirepass") || lower.includes("masterauth") ||
+    /(?:^|\n|\\n|> ?)(?:[ \t]*password|auth)[ \t]/.test(lower);
 }
 
 /** Commands whose `-w`/`-P` flag, with a blank, takes a password. */
@@ -745,6 +746,9 @@ export const passwordToolFlag: Rule = {
     "machine",
     "authinfo:",
     "password",
+    "requirepass",
+    "masterauth",
+    "auth ",
   ],
   precheck: (facts) => mayUseToolFlag(facts.lower),
   pattern: () =>
@@ -757,6 +761,9 @@ export const passwordToolFlag: Rule = {
         `|(?<=\\bmachine[ \\t]+\\S{1,253}\\s{1,40}(?:login[ \\t]+\\S{1,200}\\s{1,40})?)password[ \\t]+(?<secret>\\S{1,4096})` +
         // A config line that is only `password VALUE` (msmtp, fetchmail), also inside a JSON string.
         `|(?:^|\\n|\\\\n)[ \\t]{0,8}password[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
+        // redis.conf's requirepass and masterauth, and redis's AUTH [user] password.
+        `|(?:^|\\n|\\\\n)[ \\t]{0,8}(?:requirepass|masterauth)[ \\t]+${SHELL_WORD}` +
+        `|(?:^|\\n|\\\\n|>[ \\t]?)AUTH[ \\t]+(?:[^\\s"'\\\\]{1,100}[ \\t]+)?(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
         // sendmail's authinfo: AuthInfo:host "U:user" "P:password".
         `|\\bAuthInfo:[^\\n]{0,300}?\\\\{0,3}"P:(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"`,
       "dg",
@@ -788,12 +795,17 @@ export const passwordToolFlag: Rule = {
     "machine git.corp.lan login ci password Jt4-Vm8-Rz1",
     "account default\nhost smtp.mail.lan\nuser ops\npassword Qw7-Lk2-Zx9\n",
     'AuthInfo:smtp.mail.lan "U:relay" "P:Hv6-Np3-Kc8" "M:PLAIN"',
+    "bind 127.0.0.1\nrequirepass Tq8-Wn2-Lx5\nmasterauth Tq8-Wn2-Lx5\n",
+    "127.0.0.1:6379> AUTH Gz4-Rm7-Kw1",
   ],
   falsePositives: [
     // Other tools' -w and -P.
     "grep -w token src/ && xargs -P 4 rm && mvn -P release deploy",
     "keytool -list -keystore app.jks -storepass:env STORE_PASS",
     "echo 'deploy:$PASS' | sudo chpasswd",
+    // Prose and headers that start a line with the words.
+    "AUTH required before any command\npassword reset link sent to the user",
+    "requirepass ${REDIS_PASSWORD}",
   ],
 };
 
