@@ -337,6 +337,11 @@ export const genericKeyProse: Rule = {
   ],
 };
 
+/** The words, in the cases names use, under which `generic_api_key_quoted` looks. */
+const QUOTED_KEY_WORDS = ["key", "secret", "token", "salt"]
+  .flatMap((word) => [word, word.toUpperCase(), word[0]!.toUpperCase() + word.slice(1)])
+  .join("|");
+
 /** Characters that random keys hold and prose seldom does. */
 const KEY_SYMBOLS = "@#$%^&*()<>[]{}|~=+!";
 
@@ -353,11 +358,12 @@ export const genericKeyQuoted: Rule = {
   keywords: ["key", "secret", "token", "salt"],
   pattern: () =>
     new RegExp(
-      // Starts at the word and looks back for the name's head (see generic_api_key).
-      "(?:key|secret|token|salt)(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:key|secret|token|salt)))" +
+      // Its word in three cases rather than the `i` flag: with `i`, V8 took six
+      // times as long over the rest of the pattern (the prefix mix: 8.5 → 1.6 ms/MiB).
+      `(?:${QUOTED_KEY_WORDS})(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:${QUOTED_KEY_WORDS})))` +
         "(?<name>[\\w.-]{0,40})\\\\{0,3}[\"']?[ \\t]{0,4}(?::=|=>|[:=,])[ \\t]{0,16}" +
         "(?<q>\\\\{0,3}[\"'])(?<secret>[^\"'\\\\\\n]{20,200})\\k<q>",
-      "dgi",
+      "dg",
     ),
   secretGroup: "secret",
   priority: 395,

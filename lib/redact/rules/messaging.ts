@@ -82,7 +82,8 @@ export const twilioAuthToken: Rule = token({
   keywords: [],
   precheck: (facts) => facts.text.includes("SK") || facts.text.includes("AC"),
   pattern: () =>
-    /(?<=(?<![A-Za-z0-9])(?:SK|AC)[0-9a-f]{32}\\{0,3}["'][ \t]{0,4},[ \t]{0,4}\\{0,3}["'])[0-9a-f]{32}(?![A-Za-z0-9])/dg,
+    /(?<![A-Za-z0-9])(?:SK|AC)[0-9a-f]{32}\\{0,3}["'][ \t]{0,4},[ \t]{0,4}\\{0,3}["'](?<secret>[0-9a-f]{32})(?![A-Za-z0-9])/dg,
+  secretGroup: "secret",
   truePositives: [
     'client = Client("SKbc2e22118cc85661ba22e98ff6344664", "f3c9a1e07b5d42e8a6c1d9b3e5f70a24", "AC414eee8fd7bb746301fb60cb3607bb21")',
   ],
