@@ -505,6 +505,7 @@ function continuesPassword(c: Candidate): string | undefined {
     const problem = /\s/.test(bare) ? passphraseProblem(bare) : passwordShapeProblem(bare);
     if (problem !== undefined) return `first line: ${problem}`;
   }
+  if (c.secret.trim().length < 4) return `length ${c.secret.trim().length} < 4`;
   for (const line of c.secret.split("\n")) {
     if (KEY_LINE.test(line.trim())) return "a later line is a new key";
   }
