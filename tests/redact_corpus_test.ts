@@ -45,9 +45,11 @@ const HELD_OUT = [
   "heldout_blind_scanner.jsonl",
   "heldout_sessions_sealed.jsonl",
   "heldout_scanner_sealed.jsonl",
+  "heldout_sessions2_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
+  "heldout_sessions2_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {

@@ -20,6 +20,8 @@ const NOT_TLDS =
 const MACHINE_LOCAL_HINTS = ["reply", "daemon", "postmaster", "bounce"];
 /** A `-u`/`--user` flag right before an address: `user:password` follows, not an scp path. */
 const USER_FLAG = /(?:^|\s)(?:-u|--user)(?:[ \t]+|=)["']?$/;
+/** What stands before the address in a Postfix `sasl_passwd` line: `[relay]:587 user:password`. */
+const SASL_RELAY = /\[[\w.-]{1,253}\](?::\d{1,5})?[ \t]+$/;
 /** What the ssh-target check needs in the 120 characters before an address. */
 const SSH_HINT = /s(?:sh|cp|ftp)|rsync|mosh/;
 
@@ -83,7 +85,8 @@ function kept(c: Candidate): string | undefined {
   if (c.text[c.start - 1] === ":" && afterUrlScheme(c.text, c.start)) return "URL userinfo";
   if (
     c.text[c.end] === ":" && /[\w~/.]/.test(c.text[c.end + 1] ?? "") &&
-    !USER_FLAG.test(lineBefore(c.text, c.start, 40))
+    !USER_FLAG.test(lineBefore(c.text, c.start, 40)) &&
+    !SASL_RELAY.test(lineBefore(c.text, c.start, 300))
   ) return "scp-style remote";
   // A plain slice first: the line's start is looked for only near an ssh-like word.
   const near = c.text.slice(Math.max(0, c.start - 120), c.start);

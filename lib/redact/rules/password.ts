@@ -406,7 +406,7 @@ export const passwordPgpass: Rule = {
   precheck: (facts) => /:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:/.test(facts.text),
   pattern: () =>
     // A line may start after `\n` written out or a quote: the file inside a JSON string.
-    /(?<=(?:^|\n|\\n|")[\w.*-]{1,253}):(?:\d{1,5}|\*):[\w.*-]{1,253}:[\w.*@-]{1,253}:(?<secret>[^\s:"\\]{3,200})(?=\s|\\n|"|$)/dg,
+    /(?<=(?:^|\n|\\n|["'])[\w.*-]{1,253}):(?:\d{1,5}|\*):[\w.*-]{1,253}:[\w.*@-]{1,253}:(?<secret>[^\s:"'\\]{3,200})(?=\s|\\n|["']|$)/dg,
   secretGroup: "secret",
   priority: 450,
   validators: [
@@ -420,6 +420,7 @@ export const passwordPgpass: Rule = {
     "db.internal:5432:orders:orders_rw:Vb6Nm8Qw0Er2",
     // The file in a Write tool's JSON arguments.
     '{"content": "db.internal:5432:orders:orders_rw:Vb6Nm8Qw0Er2\\n*:5432:*:replicator:Hq3-Lm8-Zr5\\n"}',
+    "echo '10.0.0.5:5432:*:postgres:Kw7=*Lq2Vx' > ~/.pgpass",
   ],
   falsePositives: [
     // A time with seconds and frames.
@@ -713,6 +714,7 @@ function mayUseToolFlag(lower: string): boolean {
     lower.includes("securestring") || lower.includes("chpasswd") ||
     (lower.includes("machine") && lower.includes("password")) ||
     lower.includes("authinfo:") || lower.includes("requirepass") || lower.includes("masterauth") ||
+    lower.includes("psk") || lower.includes("community") || lower.includes("]:") ||
     /(?:^|\n|\\n|> ?)(?:[ \t]*password|auth)[ \t]/.test(lower);
 }
 
@@ -750,6 +752,9 @@ export const passwordToolFlag: Rule = {
     "requirepass",
     "masterauth",
     "auth ",
+    "psk",
+    "community",
+    "]:",
   ],
   precheck: (facts) => mayUseToolFlag(facts.lower),
   pattern: () =>
@@ -761,10 +766,16 @@ export const passwordToolFlag: Rule = {
         `|\\becho[ \\t]+['"]?[\\w.-]{1,64}:(?<secret>[^\\s'"|:]{1,4096})['"]?[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?chpasswd` +
         `|(?<=\\bmachine[ \\t]+\\S{1,253}\\s{1,40}(?:login[ \\t]+\\S{1,200}\\s{1,40})?)password[ \\t]+(?<secret>\\S{1,4096})` +
         // A config line that is only `password VALUE` (msmtp, fetchmail), also inside a JSON string.
-        `|(?:^|\\n|\\\\n)[ \\t]{0,8}password[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
+        // These start at their word and look back for the line's start: a leading
+        // line start made V8 stop at every quote and newline.
+        `|password(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}password)[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
         // redis.conf's requirepass and masterauth, and redis's AUTH [user] password.
-        `|(?:^|\\n|\\\\n)[ \\t]{0,8}(?:requirepass|masterauth)[ \\t]+${SHELL_WORD}` +
-        `|(?:^|\\n|\\\\n|>[ \\t]?)AUTH[ \\t]+(?:[^\\s"'\\\\]{1,100}[ \\t]+)?(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
+        `|(?:requirepass|masterauth)(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:requirepass|masterauth))[ \\t]+${SHELL_WORD}` +
+        `|AUTH(?<=(?:^|\\n|\\\\n|>[ \\t]?)AUTH)[ \\t]+(?:[^\\s"'\\\\]{1,100}[ \\t]+)?(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
+        // IPsec's `: PSK "secret"`, SNMP's community strings, Postfix's `[relay]:port user:password`.
+        `|\\bPSK[ \\t]+\\\\{0,3}["'](?<secret>[^"'\\\\\\n]{1,4096})\\\\{0,3}["']` +
+        `|community(?<=(?:^|\\n|\\\\n|")[ \\t]{0,8}(?:ro|rw)community)6?[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})` +
+        `|\\](?<=(?:^|\\n|\\\\n|")\\[[\\w.-]{1,253}\\])(?::\\d{1,5})?[ \\t]+[^\\s:]{1,200}:(?<secret>[^\\s"'\\\\]{1,4096})` +
         // sendmail's authinfo: AuthInfo:host "U:user" "P:password".
         `|\\bAuthInfo:[^\\n]{0,300}?\\\\{0,3}"P:(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"`,
       "dg",
@@ -798,6 +809,10 @@ export const passwordToolFlag: Rule = {
     'AuthInfo:smtp.mail.lan "U:relay" "P:Hv6-Np3-Kc8" "M:PLAIN"',
     "bind 127.0.0.1\nrequirepass Tq8-Wn2-Lx5\nmasterauth Tq8-Wn2-Lx5\n",
     "127.0.0.1:6379> AUTH Gz4-Rm7-Kw1",
+    ': PSK "Tn5#Wq8Lr2Xv"',
+    "rocommunity Hd7Kq2Wv9Lp 10.0.0.0/8",
+    "[smtp.mail.lan]:587 relay@mail.lan:Vx4^Lm8Qt2",
+    '{"content": "rocommunity Hd7Kq2Wv9Lp 10.0.0.0/8\\n"}',
   ],
   falsePositives: [
     // Other tools' -w and -P.
@@ -807,6 +822,8 @@ export const passwordToolFlag: Rule = {
     // Prose and headers that start a line with the words.
     "AUTH required before any command\npassword reset link sent to the user",
     "requirepass ${REDIS_PASSWORD}",
+    // SNMP's documented defaults.
+    "rocommunity public 127.0.0.1",
   ],
 };
 
@@ -895,8 +912,9 @@ export function markupPattern(words: string): RegExp {
     `<(?<name>${name})(?:[ \\t][^<>\\n]{0,200})?>(?<secret>[^<>\\n]{1,4096})</\\k<name>>` +
       `|<add[ \\t]+key=(?<q>["'])(?<name>${name})\\k<q>[ \\t]+value=\\k<q>(?<secret>[^"'<>\\n]{1,4096})\\k<q>` +
       `|\\bvariable[ \\t]+"(?<name>${name})"[ \\t]*\\{[^{}]{0,300}?\\bdefault[ \\t]*=[ \\t]*"(?<secret>[^"\\n]{1,4096})"` +
-      `|name:(?<=(?<![\\w-])name:)[ \\t]{0,4}["']?(?<name>${name})["']?[ \\t]{0,4}\\r?\\n[ \\t]{0,40}value:[ \\t]{0,4}` +
-      `(?:"(?<secret>[^"\\n]{1,4096})"|'(?<secret>[^'\\n]{1,4096})'|(?<secret>[^\\s"'#][^\\s#]{0,4095}))` +
+      // Also inside a JSON string: the line break written `\n`, the quotes escaped.
+      `|name:(?<=(?<![\\w-])name:)[ \\t]{0,4}(?:\\\\{0,3}["'])?(?<name>${name})(?:\\\\{0,3}["'])?[ \\t]{0,4}(?:\\r?\\n|\\\\n)[ \\t]{0,40}value:[ \\t]{0,4}` +
+      `(?:\\\\{0,3}"(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"|'(?<secret>[^'\\n]{1,4096})'|(?<secret>[^\\s"'#\\\\][^\\s#\\\\]{0,4095}))` +
       `|"name"[ \\t]{0,4}:[ \\t]{0,4}"(?<name>${name})"[ \\t]{0,4},[ \\t]{0,4}"value"[ \\t]{0,4}:[ \\t]{0,4}"(?<secret>[^"\\n]{1,4096})"` +
       `|(?:^|\\n)[ \\t]{0,40}ENV[ \\t]{1,8}(?<name>${name})[ \\t]{1,8}(?:"(?<secret>[^"\\n]{1,4096})"|(?<secret>[^\\s"'=][^\\s]{0,4095}))`,
     "dgi",
@@ -933,6 +951,8 @@ export const passwordMarkup: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    // A manifest inside a Write tool's JSON arguments.
+    '{"content": "env:\\n  - name: DB_PASSWORD\\n    value: \\"Kq8!Wm2_Lx7\\"\\n"}',
     "<smtp>\n  <password>Hq7$Lm2-Rv9</password>\n</smtp>",
     '<add key="DbPassword" value="Tz8!Kq3Wm" />',
     'variable "admin_password" {\n  type    = string\n  default = "Wq5-Lp8-Rz2"\n}',
