@@ -374,6 +374,15 @@ export function named<T extends (...args: never[]) => unknown>(name: string, che
   return Object.defineProperty(check, "name", { value: name });
 }
 
+/**
+ * The key name a candidate was found under, for rules that start at a word
+ * and look back for the rest of the name: the `head` group (up to the word)
+ * and the `name` group (after it), whichever took part.
+ */
+export function headAndName(c: { groups: Readonly<Record<string, string | undefined>> }): string {
+  return (c.groups["head"] ?? "") + (c.groups["name"] ?? "");
+}
+
 /** Rejects placeholders, templates and masked values. */
 export const notPlaceholder: Check = (c) => placeholderProblem(c.secret);
 

@@ -14,6 +14,7 @@ import { isSecretKeyName, textSecretNameProblem } from "../secret_keys.ts";
 import { markupPattern, mayHoldMarkup, notConfigWord } from "./password.ts";
 import {
   hasDigitAndLetter,
+  headAndName,
   isNameChar,
   lineBefore,
   minEntropy,
@@ -27,14 +28,9 @@ import {
 // Patterns live inside the functions that use them: a regular expression is
 // created when its function first runs, not when the hook loads every rule.
 
-/** The key's whole name: `generic_api_key` finds its word first and looks back for the head. */
-function keyName(c: Candidate): string {
-  return (c.groups["head"] ?? "") + (c.groups["name"] ?? "");
-}
-
 function nameSaysSecret(c: Candidate): string | undefined {
   if (c.groups["setsecret"] !== undefined) return undefined;
-  const name = keyName(c);
+  const name = headAndName(c);
   // A session cookie's id is the session: whoever holds it is logged in.
   if (/^session_?id$/i.test(name) && /cookie/i.test(lineBefore(c.text, c.matchStart, 300))) {
     return undefined;
@@ -55,7 +51,7 @@ const SHORT_MIN = 8;
  */
 function shortValueShape(c: Candidate): string | undefined {
   if (c.secret.length >= SHORT_MAX) return undefined;
-  if (!isSecretKeyName(c.groups["setsecret"] ?? keyName(c))) {
+  if (!isSecretKeyName(c.groups["setsecret"] ?? headAndName(c))) {
     return "short value under a name that does not say secret outright";
   }
   if (!/[a-z]/.test(c.secret) || !/[A-Z]/.test(c.secret) || !/\d/.test(c.secret)) {
@@ -76,7 +72,7 @@ const secretNameProblem = remembered(textSecretNameProblem);
 function notPlainUuid(c: Candidate): string | undefined {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   if (!uuid.test(c.secret)) return undefined;
-  return /api.?key|apikey|secret|token|auth|credential/i.test(keyName(c))
+  return /api.?key|apikey|secret|token|auth|credential/i.test(headAndName(c))
     ? undefined
     : "a UUID under a plain key name";
 }
@@ -345,9 +341,18 @@ const QUOTED_KEY_WORDS = ["key", "secret", "token", "salt"]
 /** Characters that random keys hold and prose seldom does. */
 const KEY_SYMBOLS = "@#$%^&*()<>[]{}|~=+!";
 
-/** A quote followed, before the next quote, by two of {@linkcode KEY_SYMBOLS}; bounded, so linear. */
-const QUOTED_WITH_SYMBOLS =
-  /["'][^"'\n]{0,200}?[@#$%^&*()<>[\]{}|~=+!][^"'\n]{0,200}?[@#$%^&*()<>[\]{}|~=+!]/;
+let quotedWithSymbols: RegExp | undefined;
+
+/**
+ * Whether a quote is followed, before the next quote, by two of
+ * {@linkcode KEY_SYMBOLS}: what every `generic_api_key_quoted` match holds.
+ * Bounded, so linear; made when first asked, like the rules' patterns.
+ */
+function hasQuotedSymbols(text: string): boolean {
+  const symbol = `[${KEY_SYMBOLS.replace(/[\]\\^-]/g, "\\$&")}]`;
+  quotedWithSymbols ??= new RegExp(`["'][^"'\\n]{0,200}?${symbol}[^"'\\n]{0,200}?${symbol}`);
+  return quotedWithSymbols.test(text);
+}
 
 /**
  * A quoted value with symbols under a secret's name: Django's `SECRET_KEY`,
@@ -362,7 +367,7 @@ export const genericKeyQuoted: Rule = {
   keywords: ["key", "secret", "token", "salt"],
   // A quote, then two key symbols before the next quote: what every match
   // holds. Text of names alone (`key` repeated) never runs the pattern.
-  precheck: (facts) => QUOTED_WITH_SYMBOLS.test(facts.text),
+  precheck: (facts) => hasQuotedSymbols(facts.text),
   pattern: () =>
     new RegExp(
       // Its word in three cases rather than the `i` flag: with `i`, V8 took six

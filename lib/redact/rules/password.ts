@@ -13,6 +13,7 @@ import { textPasswordNameProblem } from "../secret_keys.ts";
 import {
   charClasses,
   hasDigitAndLetter,
+  headAndName,
   inWordList,
   isNameChar,
   lineBefore,
@@ -28,7 +29,7 @@ import {
 
 function nameSaysPassword(c: Candidate): string | undefined {
   // `password_assignment` starts at the word and looks back for the name's head.
-  return passwordNameProblem((c.groups["head"] ?? "") + (c.groups["name"] ?? ""));
+  return passwordNameProblem(headAndName(c));
 }
 
 const passwordNameProblem = remembered(textPasswordNameProblem);

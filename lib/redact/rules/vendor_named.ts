@@ -14,7 +14,13 @@
 
 import type { Candidate, Rule } from "../_engine.ts";
 import { textPasswordNameProblem, textSecretNameProblem } from "../secret_keys.ts";
-import { notPlaceholder, remembered, shannonEntropy } from "../_validators.ts";
+import {
+  isAsciiLetter,
+  isWordOrHyphen,
+  notPlaceholder,
+  remembered,
+  shannonEntropy,
+} from "../_validators.ts";
 
 /**
  * Vendor words, lowercase, as they appear in key names (the scanners'
@@ -319,10 +325,6 @@ const SAID = "(?<rest>[\\w.-]{0,20})[ \\t]{1,4}" +
  */
 const VALUE = "(?<secret>[A-Za-z0-9_][\\w.+/~%-]{9,199}={0,2})(?=\\\\[nr\"']|[\"'`\\s;,<)\\]}]|$)";
 
-function isLetter(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
-
 /**
  * The vendor word must be a part of the name, not inside another word
  * (`lob` in `global`, `sumo` in `consumo`): no letter before it unless a
@@ -334,7 +336,7 @@ function vendorIsWordPart(c: Candidate): string | undefined {
   const first = c.text.charCodeAt(c.matchStart);
   const after = c.text.charCodeAt(c.matchStart + vendor.length);
   const camel = first >= 65 && first <= 90 && before >= 97 && before <= 122;
-  if (isLetter(before) && !camel) return `${vendor} inside a word`;
+  if (isAsciiLetter(before) && !camel) return `${vendor} inside a word`;
   // `CO_API_KEY` and `new_relic` end a name part themselves.
   if (/[_-]/.test(vendor)) return undefined;
   if (after >= 97 && after <= 122) return `${vendor} inside a word`;
@@ -348,7 +350,7 @@ function keyName(c: Candidate): string {
   const limit = Math.max(0, start - 40);
   while (start > limit) {
     const ch = c.text.charCodeAt(start - 1);
-    if (!(isLetter(ch) || (ch >= 48 && ch <= 57) || ch === 95 || ch === 45 || ch === 46)) break;
+    if (!isWordOrHyphen(ch) && ch !== 46) break;
     start--;
   }
   const word = c.groups["word"];
