@@ -143,15 +143,20 @@ Deno.test({
   async fn() {
     const daemon = await startTestDaemon();
     try {
-      Deno.removeSync(daemon.traceDir, { recursive: true });
-      Deno.mkdirSync(`${daemon.traceDir}/spool`, { recursive: true });
+      // The other user's folder is made aside and renamed into place whole, as
+      // its owner would: a half-made folder (root's, mode 755) is refused too,
+      // for a reason this test does not look for.
+      const made = `${daemon.traceDir}.made`;
+      Deno.mkdirSync(`${made}/spool`, { recursive: true });
       const forged = testFrame(1, { text: "forged by another user" });
       const name = spoolFileName(forged.payload.captured_at_ns as number, forged.id);
-      Deno.writeFileSync(`${daemon.traceDir}/spool/${name}`, encodeFrame(forged));
-      for (const path of [daemon.traceDir, `${daemon.traceDir}/spool`]) {
+      Deno.writeFileSync(`${made}/spool/${name}`, encodeFrame(forged));
+      for (const path of [made, `${made}/spool`]) {
         Deno.chmodSync(path, 0o777);
         Deno.chownSync(path, OTHER_UID, OTHER_UID);
       }
+      Deno.removeSync(daemon.traceDir, { recursive: true });
+      Deno.renameSync(made, daemon.traceDir);
       // Two ticks at most; the old daemon committed the forged row instead and ran on.
       const status = await Promise.race([daemon.process.status, sleep(6000)]);
       assert.deepEqual(readRows(daemon.db), []);
