@@ -193,8 +193,16 @@ export function cccdProblem(
 }
 
 function isPlaceholderWord(value: string): boolean {
-  return /^(?:x+|\*+|\.+|#+|-+|_+|0+|null|none|nil|undefined|true|false|changeme|change_me|password|passwd|secret|token|example|sample|dummy|test|redacted|hidden|masked|placeholder|todo|tbd)$/i
-    .test(value);
+  return /^(?:x+|\*+|\.+|#+|-+|_+|0+)$/.test(value) ||
+    inWordList(PLACEHOLDER_WORDS, unwrapped(value.toLowerCase()));
+}
+
+/**
+ * `value` without one pair of the marks that set a stand-in apart:
+ * `[FILTERED]` (Rails' logs), `__SET_ME__`, `(hidden)`.
+ */
+function unwrapped(value: string): string {
+  return value.replace(/^\[(.*)\]$|^__(.*)__$|^\((.*)\)$/, "$1$2$3");
 }
 
 /** Words whose presence sends a value to the full placeholder checks below. */
@@ -235,14 +243,15 @@ function plainlyNotPlaceholder(value: string): boolean {
   }
   if (run === value.length || isAscendingRuns(value)) return false;
   const lower = value.toLowerCase();
-  if (inWordList(PLACEHOLDER_WORDS, lower)) return false;
+  if (inWordList(PLACEHOLDER_WORDS, unwrapped(lower))) return false;
   for (const hint of TEMPLATE_HINTS) if (lower.includes(hint)) return false;
   return true;
 }
 
 const PLACEHOLDER_WORDS =
-  "null none nil undefined true false changeme change_me password passwd secret token example " +
-  "sample dummy test redacted hidden masked placeholder todo tbd";
+  "null none nil undefined true false changeme change_me change-me password passwd secret token " +
+  "example sample dummy test redacted hidden masked placeholder todo tbd filtered omitted removed " +
+  "set_me setme set-me fill_me fillme fill-me replace_me replaceme replace-me";
 
 /** What {@linkcode remembered} stores for a value its check keeps (no check returns it). */
 const KEPT = "\u0000kept";

@@ -182,7 +182,7 @@ export function textSecretNameProblem(name: string): string | undefined {
  */
 export function textPasswordNameProblem(name: string): string | undefined {
   const saysPassword =
-    /pas{1,2}(?:w(?:or|ro|r|o)?d|ow?rd)|pas+word|pswd|passphrase|pwd|(?:^|[^a-z])p(?:ass|w)(?:[^a-z]|$)|[a-z]P(?:ass|w)(?:[^a-z]|$)/;
+    /pas{1,2}(?:w(?:or|ro|r|o)?d|ow?rd)|pas+word|pswd|passphrase|pwd|(?:^|[^a-z])p(?:ass|w)(?:[^a-z]|$)|[a-z]P(?:ass|w)(?:[^a-z]|$)|passwort|kennwort|contrase|senha|wachtwoord|mot_?de_?passe|mdp/;
   // `adminPasswordKey: admin-password` names a key inside a Kubernetes Secret.
   if (
     /[Pp]as+(?:word)?(?:Key|Ref|Name|SecretName|SecretKey)$|[Pp]as+(?:word)?_(?:key|ref|secret_name)$/

@@ -429,28 +429,78 @@ export const passwordPgpass: Rule = {
   ],
 };
 
-/** Prose: `mật khẩu là …`, `mk: …`, `the password is …`. */
+/**
+ * The word for password in languages developers write prompts in, beside
+ * Vietnamese and English (French, German, Spanish, Portuguese, Dutch,
+ * Italian, Polish, Russian, Japanese, Chinese, Korean, Swedish, Finnish,
+ * Czech, Hungarian, Turkish).
+ */
+const PASSWORD_WORDS_ABROAD =
+  "mot de passe|(?<![A-Za-z])mdp(?![A-Za-z])|passwort|kennwort|contraseña|contrasena|senha|wachtwoord|" +
+  "(?<![A-Za-z])parola(?![A-Za-z])|hasło|haslo|пароль|パスワード|密码|密碼|비밀번호|lösenord|salasana|" +
+  "(?<![A-Za-z])heslo(?![A-Za-z])|jelszó|şifre";
+
+/** What says "is" between the word and the value, in the same languages. */
+const PROSE_COPULA_ABROAD =
+  "est(?![A-Za-z])|c['’]est|ist(?![A-Za-z])|lautet|es(?![A-Za-z])|é|è|jest|это|は|:|：|=";
+
+/** "Now" after "is": `is now X`, `c'est maintenant X`, `ist jetzt X`. */
+const PROSE_NOW = "(?:[ \\t]+(?:now|maintenant|jetzt|ahora|agora|adesso|nu|teraz))?";
+
+/** Prose: `mật khẩu là …`, `mk: …`, `the password is …`, `Passwort: …`, `password Xk9…`. */
 export const passwordProse: Rule = {
   id: "password_prose",
-  description: "Password given in prose (Vietnamese or English)",
+  description: "Password given in prose (Vietnamese, English and 15 other languages)",
   placeholder: "<PASSWORD>",
-  keywords: ["mật khẩu", "mat khau", "mk", "pass", "pw"],
+  keywords: [
+    "mật khẩu",
+    "mat khau",
+    "mk",
+    "pass",
+    "pw",
+    "mot de passe",
+    "mdp",
+    "passwort",
+    "kennwort",
+    "contrase",
+    "senha",
+    "wachtwoord",
+    "parola",
+    "hasło",
+    "haslo",
+    "пароль",
+    "パスワード",
+    "密码",
+    "密碼",
+    "비밀번호",
+    "lösenord",
+    "salasana",
+    "heslo",
+    "jelszó",
+    "şifre",
+  ],
   // `mkdir`, `bypass` and `passes` hold the keywords too; the pattern wants them as words.
   precheck: (facts) =>
     facts.lower.includes("password") || facts.lower.includes("passphrase") ||
     facts.lower.includes("mật khẩu") || facts.lower.includes("mat khau") ||
     facts.mayHaveWord("mk") || facts.mayHaveWord("pass") || facts.mayHaveWord("pw") ||
-    facts.mayHaveWord("pwd"),
+    facts.mayHaveWord("pwd") || !/^[\x00-\x7f]*$/.test(facts.lower) ||
+    /mot de passe|mdp|passwort|kennwort|contrasena|senha|wachtwoord|parola|haslo|heslo/.test(
+      facts.lower,
+    ),
   pattern: () =>
     new RegExp(
-      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))(?:[ \\t]+[^\\s:=]{1,20}){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
+      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
+        `|(?:${PASSWORD_WORDS_ABROAD})(?:[ \\t]+[^\\s:=]{1,20}){0,12}?[ \\t]*(?:${PROSE_COPULA_ABROAD})${PROSE_NOW}` +
         // `mật khẩu Ha@Noi2025`: no verb, the next word holds a digit.
         "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
-        "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
-        "|(?:password|passphrase)(?:[ \\t]+[^\\s:=]{1,20}){0,6}?[ \\t]+(?:is|was|will be)[ \\t]*:?" +
+        "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
+        `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}){0,6}?[ \\t]+(?:is|was|will be)[ \\t]*:?${PROSE_NOW}` +
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
         // `the password's X`, `changed the password to X`, `use password 'X'`.
-        "|(?<![A-Za-z])(?:password|passphrase|pw)(?:'s|’s|[ \\t]+to|(?=[ \\t]+[\"'“]))[ \\t]*:?)" +
+        "|(?<![A-Za-z])(?:password|passphrase|pw)(?:'s|’s|[ \\t]+to|(?=[ \\t]+[\"'“]))[ \\t]*:?" +
+        // `sudo with password Xk9…`, `user root, pass Xk9…`: no verb, the next word holds a digit.
+        "|(?<![A-Za-z])(?<bare>password|pass|pwd|pw|mk|passwort|senha|contraseña|mdp)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”" +
         "|[`]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)]))",
       "dgi",
@@ -460,6 +510,7 @@ export const passwordProse: Rule = {
   validators: [
     function typedPassword(c) {
       if (/[()[\]{}]/.test(c.secret)) return "code expression";
+      if (c.groups["bare"] !== undefined) return barePasswordProblem(c.secret);
       return /\s/.test(c.secret) ? passphraseProblem(c.secret) : passwordShapeProblem(c.secret);
     },
   ],
@@ -477,6 +528,17 @@ export const passwordProse: Rule = {
     // Several words between the name and the verb.
     "mật khẩu tài khoản quản trị trên máy chủ thử nghiệm là Qn7Lp2Wx9Kd nhé",
     "the ssh password for the nightly backup box is Vb4Xn8Qr2Lm.",
+    // The name in backticks, and "is now".
+    "Mình đã đổi `REDIS_PASSWORD` giờ là `Lk8Vq2Wn5Rx9Tz3` nhé",
+    "`DB_PASSWORD` is now `Hm4Rt8Wq2Lx6`",
+    // No verb: the next word is the value.
+    "ssh in as ops and sudo with password Vt8Kq3Lm2Wx9, then restart nginx",
+    "vps mới 10.0.0.7, user root, pass Gk7Wq.2r~Lm. Em cài docker nhé",
+    // Other languages.
+    "Le mot de passe de la base a changé, c'est maintenant Rq7Lm_2xV~b. Merci",
+    "Das Passwort für den SFTP-Zugang ist jetzt Kz4.Wm8Rt%, bitte prüfen",
+    "El usuario es admin y la contraseña es Pq8#Lw3Vz",
+    "データベースのパスワードは Jt6Rm9Wq2Lx です",
   ],
   falsePositives: [
     // Prose about passwords.
@@ -488,8 +550,25 @@ export const passwordProse: Rule = {
     "I need the password to log in, and the password 'must be rotated' says the policy",
     // Code: the value is a call.
     'password = getpass.getpass("Password: ")',
+    // A word after `password` that is not a typed value.
+    "pass 2 arguments, then the password v1.2.3 check and pass 10 times",
+    "the password 12345678 is the default on the router",
+    "Le mot de passe est obligatoire",
   ],
 };
+
+/**
+ * Why a value right after the bare word `password`/`pass` (no verb, no
+ * mark) is not a typed password: it needs 8 characters and three kinds of
+ * character (lowercase, uppercase, digits, symbols), and must not read as a
+ * version.
+ */
+function barePasswordProblem(value: string): string | undefined {
+  if (value.length < 8) return `length ${value.length} < 8 after a bare word`;
+  if (charClasses(value) < 3) return "fewer than three kinds of character after a bare word";
+  if (/^v?\d+(?:\.\d+)+/.test(value)) return "a version";
+  return passwordShapeProblem(value);
+}
 
 /** A line that reads `name = …` or `name: …`: a new key, not the value's next line. */
 const KEY_LINE = /^[\w.-]{1,60}[ \t]*[:=]|^[#;\[-]/;
