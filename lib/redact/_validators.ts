@@ -373,7 +373,9 @@ export function charClasses(value: string): number {
 }
 
 /** The reason to reject a candidate, or `undefined` to keep it (see `_engine.ts`). */
-type Check = (candidate: { secret: string; text: string; end: number }) => string | undefined;
+type Check = (
+  candidate: { secret: string; text: string; start: number; end: number },
+) => string | undefined;
 
 /**
  * Gives a check made by a factory (`minEntropy(3)`) the name the rule
@@ -391,6 +393,22 @@ export function named<T extends (...args: never[]) => unknown>(name: string, che
 export function headAndName(c: { groups: Readonly<Record<string, string | undefined>> }): string {
   return (c.groups["head"] ?? "") + (c.groups["name"] ?? "");
 }
+
+/**
+ * Keys made to be published, which a name saying key does not make secret:
+ * Stripe's publishable keys and Mapbox's public tokens (policy negatives).
+ */
+export const PUBLISHABLE_KEYS: readonly RegExp[] = [/^pk_(?:live|test)_\w+$/, /^pk\.eyJ[\w.-]+$/];
+
+/**
+ * Rejects a Sealed Secrets ciphertext (`encryptedData:` of a `SealedSecret`,
+ * base64 that starts `Ag`): encrypted for the cluster, not a secret in clear.
+ */
+export const notSealedCiphertext: Check = (c) =>
+  c.secret.length >= 80 && /^Ag[A-Za-z0-9+/]+={0,2}$/.test(c.secret) &&
+    c.text.slice(Math.max(0, c.start - 16384), c.start).includes("encryptedData")
+    ? "Sealed Secrets ciphertext"
+    : undefined;
 
 /** Rejects placeholders, templates and masked values. */
 export const notPlaceholder: Check = (c) => placeholderProblem(c.secret);

@@ -20,7 +20,9 @@ import {
   minEntropy,
   notCall,
   notPlaceholder,
+  notSealedCiphertext,
   placeholderProblem,
+  PUBLISHABLE_KEYS,
   remembered,
   shannonEntropy,
 } from "../_validators.ts";
@@ -198,7 +200,10 @@ export const genericKey: Rule = {
       "(?:(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)" +
         "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)))" +
         "(?<name>[\\w.-]{0,40})" +
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,4}(?::=|=>|[:=])[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?(?:\\\\{0,3}[\"'])?" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|[:=])[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
+        // A key decoded where it is assigned: `key = Convert.FromBase64String("…")`.
+        "(?:(?:Convert\\.FromBase64String|Encoding\\.\\w{1,10}\\.GetBytes|b64decode|Buffer\\.from|fromhex|DecodeString|\\[\\]byte|SecretKeySpec)\\([ \\t]{0,4})?" +
+        "(?:\\\\{0,3}[\"'])?" +
         "|\\([ \\t]{0,4}\\\\{0,3}[\"']|[\"'][ \\t]{0,4},[ \\t]{0,4}[\"'])" +
         "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?" +
         // `aws configure set NAME VALUE`; `gh secret set NAME --body VALUE` names a secret whatever NAME says.
@@ -212,6 +217,7 @@ export const genericKey: Rule = {
   validators: [
     nameSaysSecret,
     notPlaceholder,
+    notSealedCiphertext,
     notCall,
     notCodePath,
     notPlainUuid,
@@ -220,7 +226,7 @@ export const genericKey: Rule = {
     minEntropy(2.5),
     longValueEntropy,
   ],
-  allowlist: [],
+  allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "api_key: 3f9a2c7e1b5d4a8f9c0e2b4d6f8a1c3e",
     // Short values under a name that says secret outright, and Laravel's `base64:` key.
@@ -291,7 +297,7 @@ export const genericKeyMarkup: Rule = {
     hasDigitAndLetter,
     minEntropy(3),
   ],
-  allowlist: [],
+  allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "<settings>\n  <apiKey>Jq8Lw3Rz7Vx2Tm9Nb4</apiKey>\n</settings>",
     '<add key="StorageSecret" value="Kd4Wq8Zr2Lm7Vx3T" />',
@@ -322,7 +328,7 @@ export const genericKeyProse: Rule = {
   secretGroup: "secret",
   priority: 400,
   validators: [notPlaceholder, notCodePath, hasDigitAndLetter, minEntropy(3.2)],
-  allowlist: [],
+  allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "The API key for the sandbox is Qx8Wm3Lr7Tz2Kv6Pn4Bc9Hd, it expires Friday.",
     "token của bot là Zr7Kq2Wx9Lm4Vt8Pn3Bc6Hd nhé",
@@ -377,7 +383,7 @@ export const genericKeyQuoted: Rule = {
       // (`key` repeated to 1 MiB: 127 → 36 ms).
       `(?:${QUOTED_KEY_WORDS})(?<![\\w.-]{41}(?:${QUOTED_KEY_WORDS}))` +
         `(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:${QUOTED_KEY_WORDS})))` +
-        "(?<name>[\\w.-]{0,40})\\\\{0,3}[\"']?[ \\t]{0,4}(?::=|=>|[:=,])[ \\t]{0,16}" +
+        "(?<name>[\\w.-]{0,40})\\\\{0,3}[\"']?[ \\t]{0,40}(?::=|=>|[:=,])[ \\t]{0,16}" +
         "(?<q>\\\\{0,3}[\"'])(?<secret>[^\"'\\\\\\n]{20,200})\\k<q>",
       "dg",
     ),
@@ -400,7 +406,7 @@ export const genericKeyQuoted: Rule = {
     },
     minEntropy(4),
   ],
-  allowlist: [],
+  allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "SECRET_KEY = 'k7#v)q2=9x!m@p4z(w8^t1&c5*r3$b6%n0+y-d'",
     "define( 'AUTH_KEY', 'Qz<4 Lp]M~7r|Xc{2Wv@9Kd!T$h8(Nb+3Jf' );",

@@ -19,6 +19,7 @@ import {
   lineBefore,
   minEntropy,
   notPlaceholder,
+  notSealedCiphertext,
   passwordShapeProblem,
   placeholderProblem,
   remembered,
@@ -151,13 +152,13 @@ export const passwordAssignment: Rule = {
       // leading class made V8 try every offset (the prefix mix: 9 → 2 ms/MiB).
       "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?))(?<name>(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
         // `:=` and `=>` before `:` and `=`: a match never backtracks into a longer operator.
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,4}(?::=|=>|[:=])|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,4}" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|[:=])|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,4}" +
         VALUE,
       "dgi",
     ),
   secretGroup: "secret",
   priority: 450,
-  validators: [nameSaysPassword, valueLooksSet],
+  validators: [nameSaysPassword, valueLooksSet, notSealedCiphertext],
   allowlist: [],
   truePositives: [
     "DB_PASSWORD=Tr4v3l!ing-Kite",
@@ -939,12 +940,12 @@ export const passwordCall: Rule = {
         "|NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|PasswordCredential" +
         "|simple_bind_s|simple_bind|BasicAWSCredentials|AwsBasicCredentials\\.create|NewStaticCredentials(?:Provider)?)[ \\t]{0,4}\\(" +
         "|(?<![\\w.])auth[ \\t]{0,4}=[ \\t]{0,4}[(\\[])" +
-        "[ \\t]{0,4}(?:\"[^\"\\n]{1,200}\"|'[^'\\n]{1,200}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4}," +
+        "[ \\t]{0,4}(?:\\\\{0,3}\"[^\"\\\\\\n]{1,200}\\\\{0,3}\"|\\\\{0,3}'[^'\\\\\\n]{1,200}\\\\{0,3}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4}," +
         // The password third: PHP's database connections and LDAP and SSH
         // logins, JDBC, Python's FTP, Go's SMTP auth, Azure's client secret.
         "|(?<!\\w)(?:new[ \\t]+PDO|new[ \\t]+mysqli|mysqli_connect|mysql_connect|pg_connect|odbc_connect" +
         "|ldap_bind|ssh2_auth_password|getConnection|FTP|FTP_TLS|PlainAuth|ClientSecretCredential)[ \\t]{0,4}\\(" +
-        "(?:[ \\t]{0,4}(?:\"[^\"\\n]{0,200}\"|'[^'\\n]{0,200}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4},){2}" +
+        "(?:[ \\t]{0,4}(?:\\\\{0,3}\"[^\"\\\\\\n]{0,200}\\\\{0,3}\"|\\\\{0,3}'[^'\\\\\\n]{0,200}\\\\{0,3}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4},){2}" +
         // Setters and builders: `.password("…")`, `setPassword("…")`, SQL's `PASSWORD('…')`.
         "|(?<![\\w$])(?:set_?|with_?)?(?:password|passwd|passphrase)[ \\t]{0,4}\\(" +
         // SQL: `WITH PASSWORD '…'`, `IDENTIFIED BY '…'`.
@@ -986,6 +987,8 @@ export const passwordCall: Rule = {
     'auth := smtp.PlainAuth("", "alerts@corp.lan", "Sm7-Tx2-Vq9", "smtp.corp.lan")',
     'ClientSecretCredential(tenant_id, client_id, "Az8Q~Kd2Lm5Vt9Wq3Xr7Np1Hs6Jb4Fc0Gy")',
     "smtp.login(SMTP_USER, 'Gm5-Vk8-Rw2')",
+    // In a JSON string (a Write tool's content), the quotes escaped.
+    '{"content": "Credentials = new NetworkCredential(\\"ops@corp.lan\\", \\"Yv0Lf3z6-Wo6cf\\")"}',
   ],
   falsePositives: [
     // Variables, not literals.
@@ -1023,12 +1026,15 @@ export function markupPattern(words: string): RegExp {
   const name = `[\\w.:-]{0,40}?(?:${words})[\\w.-]{0,30}`;
   return new RegExp(
     `<(?<name>${name})(?:[ \\t][^<>\\n]{0,200})?>(?<secret>[^<>\\n]{1,4096})</\\k<name>>` +
-      `|<add[ \\t]+key=(?<q>["'])(?<name>${name})\\k<q>[ \\t]+value=\\k<q>(?<secret>[^"'<>\\n]{1,4096})\\k<q>` +
+      // Quotes may be escaped: the file inside a JSON string.
+      `|<add[ \\t]+key=\\\\{0,3}(?<q>["'])(?<name>${name})\\\\{0,3}\\k<q>[ \\t]+value=\\\\{0,3}\\k<q>(?<secret>[^"'<>\\\\\\n]{1,4096})\\\\{0,3}\\k<q>` +
       `|\\bvariable[ \\t]+"(?<name>${name})"[ \\t]*\\{[^{}]{0,300}?\\bdefault[ \\t]*=[ \\t]*"(?<secret>[^"\\n]{1,4096})"` +
       // Also inside a JSON string: the line break written `\n`, the quotes escaped.
       `|name:(?<=(?<![\\w-])name:)[ \\t]{0,4}(?:\\\\{0,3}["'])?(?<name>${name})(?:\\\\{0,3}["'])?[ \\t]{0,4}(?:\\r?\\n|\\\\n)[ \\t]{0,40}value:[ \\t]{0,4}` +
       `(?:\\\\{0,3}"(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"|'(?<secret>[^'\\n]{1,4096})'|(?<secret>[^\\s"'#\\\\][^\\s#\\\\]{0,4095}))` +
-      `|"name"[ \\t]{0,4}:[ \\t]{0,4}"(?<name>${name})"[ \\t]{0,4},[ \\t]{0,4}"value"[ \\t]{0,4}:[ \\t]{0,4}"(?<secret>[^"\\n]{1,4096})"` +
+      // `{"name": …, "value": …}`; Postman's environments say `key`.
+      `|"(?:name|key)\\\\{0,3}"[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,3}"(?<name>${name})\\\\{0,3}"[ \\t]{0,4},[ \\t]{0,4}` +
+      `\\\\{0,3}"value\\\\{0,3}"[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,3}"(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"` +
       `|(?:^|\\n)[ \\t]{0,40}ENV[ \\t]{1,8}(?<name>${name})[ \\t]{1,8}(?:"(?<secret>[^"\\n]{1,4096})"|(?<secret>[^\\s"'=][^\\s]{0,4095}))`,
     "dgi",
   );
