@@ -86,6 +86,10 @@ function notCodePath(c: Candidate): string | undefined {
     !c.secret.split(".").some((part) => part.length >= 16 && /\d/.test(part))
   ) return "dotted identifier";
   if (/^(?:https?:)?\/\//.test(c.secret) || /^\.{0,2}\//.test(c.secret)) return "URL or path";
+  // `tokenizer_config_v2_final`: lowercase words and short version parts, a name in code.
+  if (/^[a-z]+(?:_(?:[a-z]+|[a-z]?\d{1,3}))+$/.test(c.secret) && c.secret.split("_").length >= 3) {
+    return "snake_case name";
+  }
   return undefined;
 }
 
@@ -311,31 +315,58 @@ export const genericKeyMarkup: Rule = {
   ],
 };
 
-/** `the API key for the sandbox is …`, `token của bot là …`: a key given in prose. */
+/**
+ * `the API key for the sandbox is …`, `token của bot là …`, `access_token
+ * Zalo OA của shop đây: …`, `accessKey Xk9…`: a key given in prose.
+ */
 export const genericKeyProse: Rule = {
   id: "generic_api_key_prose",
-  description: "Key, secret or token given in prose (English or Vietnamese)",
+  description:
+    "Key, secret or token given in prose (English or Vietnamese), or right after its name",
   placeholder: "<SECRET>",
   keywords: ["key", "token", "secret"],
-  precheck: (facts) => /(?<![a-z])(?:is|was|là|la)(?![a-z])/.test(facts.lower),
   pattern: () =>
     new RegExp(
       "(?<![A-Za-z])(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|client[ _-]?secret|token)(?![A-Za-z])" +
-        "(?:[ \\t]{1,4}[^\\s:=]{1,20}){0,4}?[ \\t]{1,4}(?:is|was|là|la)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
+        "(?:(?:[ \\t]{1,4}[^\\s:=]{1,20}){0,6}?[ \\t]{1,4}(?:is|was|là|la)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
+        // A colon after words, not right after the name (`token: …` is the assignment rules').
+        "|(?:[ \\t]{1,4}[^\\s:=]{1,20}){1,6}?[ \\t]{0,4}:[ \\t]{0,4}[\"'`“]?" +
+        // `accessKey Xk9…, secretKey Qm4…`: the value right after the name.
+        "|(?<bare>[ \\t]{1,4}))" +
         "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,8192})",
       "dgi",
     ),
   secretGroup: "secret",
   priority: 400,
-  validators: [notPlaceholder, notCodePath, hasDigitAndLetter, minEntropy(3.2)],
+  validators: [
+    notPlaceholder,
+    notSealedCiphertext,
+    notCodePath,
+    hasDigitAndLetter,
+    minEntropy(3.2),
+    function notAssignment(c) {
+      return /^[A-Za-z_]\w*=[^=]/.test(c.secret) ? "an assignment, not a value" : undefined;
+    },
+    function bareValueShape(c) {
+      // With no word between, only a value no word or name looks like: three kinds of character.
+      if (c.groups["bare"] === undefined) return undefined;
+      return /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret) && /\d/.test(c.secret)
+        ? undefined
+        : "a value right after the name without lowercase, uppercase and digits";
+    },
+  ],
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "The API key for the sandbox is Qx8Wm3Lr7Tz2Kv6Pn4Bc9Hd, it expires Friday.",
     "token của bot là Zr7Kq2Wx9Lm4Vt8Pn3Bc6Hd nhé",
+    "access_token Zalo OA của shop đây: Lm3Vq8Wx2Rt7Kz9Pn4Bc6Hd1Jf5 — gọi API bị lỗi",
+    "Cấu hình production: accessKey Kq7Lm2Vx9Rt3Wz8P, secretKey Jd5Fs0Ga2Ue4Io7Qw3Er5Ty9Ui1Op6 nhé",
   ],
   falsePositives: [
     "the token is stored in AWS Secrets Manager as prod/db/token-2024-rotation",
     "the secret key is 32 characters long and base64 encoded",
+    "read the token: tokenizer_config_v2_final_build and the secret key abcdefghijklmnop1234",
+    "Token usage: prompt_tokens=1834 completion_tokens=412",
   ],
 };
 
