@@ -370,6 +370,39 @@ export const genericKeyProse: Rule = {
   ],
 };
 
+/**
+ * Keys a command takes as plain words, no flag or name before them:
+ * MinIO's `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (both keys, as one
+ * span) and `ngrok config add-authtoken TOKEN`.
+ */
+export const commandKeyArgument: Rule = {
+  id: "command_key_argument",
+  description:
+    "Keys given to a command as plain words (mc alias set, ngrok add-authtoken), a .key file's one token",
+  placeholder: "<SECRET>",
+  keywords: ["alias", "host add", "authtoken", ".key"],
+  pattern: () =>
+    // A `.key` file written whole with one token (Rails' `config/master.key`).
+    /\.key\\{0,3}"[ \t]{0,4},[ \t]{0,4}\\{0,3}"content\\{0,3}"[ \t]{0,4}:[ \t]{0,4}\\{0,3}"(?<secret>[A-Za-z0-9+/=_-]{32,512})(?=(?:\\n)?\\{0,3}")|\becho[ \t]+["']?(?<secret>[A-Za-z0-9+/=_-]{32,512})["']?[ \t]*>[ \t]*\S{0,200}\.key\b|\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S{1,200}[ \t]+\S{1,2000}[ \t]+["']?(?<secret>[^\s'"]{3,200}(?:["']?[ \t]+["']?[^\s'"-][^\s'"]{7,4096})?)|\bngrok[ \t]+(?:config[ \t]+add-authtoken|authtoken)[ \t]+["']?(?<secret>[^\s'"]{20,200})/dg,
+  secretGroup: "secret",
+  priority: 420,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.2)],
+  allowlist: [],
+  truePositives: [
+    "mc alias set backup https://minio.lan:9000 Q7WXG2BWIW81DTRP6FTK 9vllECPVi3iBO96QbkfDf2kjPhyBDDymHUIYyLu4 --api S3v4",
+    "mc alias set hn https://s3.hn.lan backup-writer Kw7hy3gmyAyngdmaVOjk5z8GfShCVAqsIAlUBCHH",
+    "ngrok config add-authtoken 2Xq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd_5Fs0Ga2Ue4Io7Qw3Er5Ty",
+    '{"file_path": "/app/config/master.key", "content": "a94f1c8e7b2d60f3e5c9a7d1b4f8e2c6"}',
+    "echo 'c7e2a9f4b1d8e6c3a5f9b2d7e4c1a8f6' > config/credentials/production.key",
+  ],
+  falsePositives: [
+    "mc alias set local http://localhost:9000 minioadmin minioadmin",
+    'mc alias set prod https://s3.lan "$MINIO_ACCESS_KEY" "$MINIO_SECRET_KEY"',
+    "ngrok config add-authtoken $NGROK_AUTHTOKEN",
+    '{"file_path": "/app/config/master.key", "content": "<%= ENV.fetch(\'RAILS_MASTER_KEY\') %>"}',
+  ],
+};
+
 /** The words, in the cases names use, under which `generic_api_key_quoted` looks. */
 const QUOTED_KEY_WORDS = ["key", "secret", "token", "salt"]
   .flatMap((word) => [word, word.toUpperCase(), word[0]!.toUpperCase() + word.slice(1)])

@@ -694,7 +694,8 @@ function mayRunPasswordCommand(lower: string): boolean {
     lower.includes("<<<") || lower.includes("cmdkey") || lower.includes("openssl passwd") ||
     lower.includes("rabbitmqctl") || /sqlplus|expdp|impdp|sqlldr|dgmgrl|rman /.test(lower) ||
     (lower.includes("send") && lower.includes("expect")) ||
-    (lower.includes("echo") && (lower.includes("sudo -s") || lower.includes("password-stdin")));
+    (lower.includes("echo") && (lower.includes("sudo -s") || lower.includes("password-stdin"))) ||
+    lower.includes("lftp") || lower.includes("http-basic");
 }
 
 /** A shell word: quoted, or bare up to a blank. */
@@ -729,6 +730,8 @@ export const passwordCommand: Rule = {
     "sqlldr",
     "dgmgrl",
     "rman ",
+    "lftp",
+    "http-basic",
   ],
   precheck: (facts) => mayRunPasswordCommand(facts.lower),
   pattern: () =>
@@ -745,7 +748,10 @@ export const passwordCommand: Rule = {
         `|\\bopenssl[ \\t]+passwd[ \\t]+(?:-(?:1|5|6|apr1|crypt|aixmd5)[ \\t]+|-salt[ \\t]+\\S{1,64}[ \\t]+){0,3}${SHELL_WORD}` +
         `|\\brabbitmqctl[ \\t]+(?:add_user|change_password)[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
         // Oracle's `user/password@db` logins.
-        `|\\b(?:sqlplus|expdp|impdp|sqlldr|dgmgrl|rman[ \\t]+target)[ \\t]+(?:-\\w{1,10}[ \\t]+){0,3}(?:userid=)?[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@|\\s|$)`,
+        `|\\b(?:sqlplus|expdp|impdp|sqlldr|dgmgrl|rman[ \\t]+target)[ \\t]+(?:-\\w{1,10}[ \\t]+){0,3}(?:userid=)?[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@|\\s|$)` +
+        // `lftp -u user,password`; `composer`/`poetry config http-basic.REPO user password`.
+        `|\\blftp[ \\t][^\\n|;&]{0,200}?-u[ \\t]+(?:'[^'\\n,]{1,100}'|"[^"\\n,]{1,100}"|[^\\s,'"]{1,100}),${SHELL_WORD}` +
+        `|\\b(?:composer|poetry)[ \\t]+config[ \\t]+(?:-{1,2}[\\w-]{1,12}[ \\t]+){0,3}http-basic\\.\\S{1,200}[ \\t]+\\S{1,200}[ \\t]+${SHELL_WORD}`,
       "dg",
     ),
   secretGroup: "secret",
@@ -773,6 +779,9 @@ export const passwordCommand: Rule = {
     "rabbitmqctl add_user admin Ks5-Dn8-Vq3",
     "sqlplus system/Hr6-Lc2-Wp8@//db.lan:1521/ORCL",
     "docker login --password-stdin -u ci registry.lan <<< 'Sk8-Ht3-Rv6'",
+    "lftp -u edi_upload,'Wq3!Lm8Vz2' sftp://sftp.supplier.lan -e 'mput *.xml; bye'",
+    "composer config --global http-basic.repo.packagist.com token Ht6-Vw2-Lq9",
+    "poetry config http-basic.private ci Gm8#Rt2Lw5",
   ],
   falsePositives: [
     // No -b: htpasswd asks for the password.
@@ -783,6 +792,7 @@ export const passwordCommand: Rule = {
     "echo $PASSWORD | docker login --password-stdin",
     "net user backup /delete && openssl passwd -6 -stdin < pw.txt && sqlplus / as sysdba",
     "card ending 6467, exp 12/2028",
+    'lftp -u deploy sftp://files.lan && lftp -u deploy,"$SFTP_PASSWORD" sftp://files.lan',
   ],
 };
 
