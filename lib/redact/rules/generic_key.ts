@@ -333,7 +333,8 @@ export const genericKeyProse: Rule = {
         "|(?:[ \\t]{1,4}[^\\s:=]{1,20}){1,6}?[ \\t]{0,4}:[ \\t]{0,4}[\"'`“]?" +
         // `accessKey Xk9…, secretKey Qm4…`: the value right after the name.
         "|(?<bare>[ \\t]{1,4}))" +
-        "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,8192})",
+        // Not ended by a sentence's full stop.
+        "(?<secret>[A-Za-z0-9_\\-+/=.~]{15,8191}[A-Za-z0-9_\\-+/=~])",
       "dgi",
     ),
   secretGroup: "secret",
@@ -342,15 +343,17 @@ export const genericKeyProse: Rule = {
     notPlaceholder,
     notSealedCiphertext,
     notCodePath,
-    hasDigitAndLetter,
     minEntropy(3.2),
     function notAssignment(c) {
       return /^[A-Za-z_]\w*=[^=]/.test(c.secret) ? "an assignment, not a value" : undefined;
     },
-    function bareValueShape(c) {
+    function proseKeyShape(c) {
+      const mixedCase = /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret);
+      // Letters in both cases, 24 or more and random: a key without digits (MoMo's secret keys).
+      if (mixedCase && c.secret.length >= 24 && shannonEntropy(c.secret) > 4) return undefined;
+      if (!/\d/.test(c.secret) || !/[A-Za-z]/.test(c.secret)) return "needs a digit and a letter";
       // With no word between, only a value no word or name looks like: three kinds of character.
-      if (c.groups["bare"] === undefined) return undefined;
-      return /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret) && /\d/.test(c.secret)
+      return c.groups["bare"] === undefined || mixedCase
         ? undefined
         : "a value right after the name without lowercase, uppercase and digits";
     },
@@ -361,6 +364,7 @@ export const genericKeyProse: Rule = {
     "token của bot là Zr7Kq2Wx9Lm4Vt8Pn3Bc6Hd nhé",
     "access_token Zalo OA của shop đây: Lm3Vq8Wx2Rt7Kz9Pn4Bc6Hd1Jf5 — gọi API bị lỗi",
     "Cấu hình production: accessKey Kq7Lm2Vx9Rt3Wz8P, secretKey Jd5Fs0Ga2Ue4Io7Qw3Er5Ty9Ui1Op6 nhé",
+    "partner MOMOX, accessKey Wq8Lm3Vx7Rt2Kz9P, secretKey hTqLmWxRvKzPnBcHdJfGsUeIoQwErTyUi.",
   ],
   falsePositives: [
     "the token is stored in AWS Secrets Manager as prod/db/token-2024-rotation",
