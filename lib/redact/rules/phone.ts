@@ -102,10 +102,9 @@ export const phoneNational: Rule = {
     "UK mobile 07911 123456",
     "Paris 01 42 68 53 00",
     "Berlin 030 12345678",
-    // A `tel:` link beside the displayed number.
-    '<a href="tel:0827445190">0827 445 190</a>',
-    // A landline, bare in a `tel:` link.
-    '<a href="tel:02437261855">(024) 3726 1855</a>',
+    // `tel:` links, a mobile and a landline bare there.
+    '<a href="tel:0827445190">Gọi ngay</a>',
+    '<a href="tel:02437261855">Tổng đài</a>',
   ],
   falsePositives: [
     // A date.
