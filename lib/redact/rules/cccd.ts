@@ -1,24 +1,41 @@
 /**
  * Vietnamese citizen ids (CCCD): 12 digits that are structurally valid
  * (province code, century digit, birth year) and have id context nearby
- * (CCCD, CMND, căn cước, số định danh, citizen/national id, id_number).
- * Without context, a 12-digit number is an order, invoice or tracking number.
+ * (CCCD, CMND, căn cước, số định danh, citizen/national id, id_number), or
+ * in a table column whose header names such an id (a CSV, an SQL `INSERT`,
+ * a JSON key over an array or object; see `_id_columns.ts`), however far
+ * below the header. Without context, a 12-digit number is an order,
+ * invoice or tracking number.
  *
  * @module
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
 import { cccdProblem } from "../_validators.ts";
+import { idColumnPlace } from "./_id_columns.ts";
 
 function structure(c: Candidate): string | undefined {
   return cccdProblem(c.secret);
 }
 
+/** Words that say a number nearby is a citizen id. */
+const ID_CONTEXT =
+  /cccd|cmnd|căn[ _]cước|can[ _]cuoc|định[ _]danh|dinh[ _]danh|chứng[ _]minh|chung[ _]minh|citizen|national[ _-]?id|id[ _-]?number|identity|id[ _-]?card/;
+
 function idContext(c: Candidate): string | undefined {
+  const place = idColumnPlace(c.text, c.start, c.end);
+  if (place === "id") return undefined;
+  if (place === "other") {
+    // Another column of a table whose header names the id column, unless
+    // its own cell says so (`"so_cccd": "…"` in a record of another order).
+    const before = c.text.slice(Math.max(0, c.start - 40), c.start).toLowerCase();
+    const cell = before.slice(
+      Math.max(...[",", ";", "|", "\t", "("].map((d) => before.lastIndexOf(d))) + 1,
+    );
+    return ID_CONTEXT.test(cell) ? undefined : "in a table whose id column is another";
+  }
   const window = c.text.slice(Math.max(0, c.start - 160), c.end + 60).toLowerCase();
-  const context =
-    /cccd|cmnd|căn[ _]cước|can[ _]cuoc|định[ _]danh|dinh[ _]danh|chứng[ _]minh|chung[ _]minh|citizen|national[ _-]?id|id[ _-]?number|identity|id[ _-]?card/;
-  return context.test(window) ? undefined : "no id context within 160 characters";
+  return ID_CONTEXT.test(window) ? undefined : "no id context within 160 characters";
 }
 
 /** 12-digit CCCD with id context. */
@@ -47,15 +64,34 @@ export const cccd: Rule = {
   // and spares thirteen keyword scans of a text without a 12-digit number.
   precheck: (facts) => facts.digitCluster() >= 12,
   precheckFirst: true,
-  pattern: () => /(?<![\d.,/-])\d{12}(?!\d|[.,]\d)/dg,
+  // A comma may stand on either side: CSV cells.
+  pattern: () => /(?<![\d./-])\d{12}(?!\d|\.\d)/dg,
   priority: 250,
   validators: [structure, idContext],
   allowlist: [],
-  truePositives: ["số CCCD: 001204012345", "citizen id 079188001122 verified"],
+  truePositives: [
+    "số CCCD: 001204012345",
+    "citizen id 079188001122 verified",
+    // A CSV row far below the header that names the column.
+    "stt,ho_ten,so_cccd,ghi_chu\n" +
+    "1,Phạm Thị Hồng,,chưa nộp bản sao giấy tờ và hẹn bổ sung vào tuần sau khi về quê\n" +
+    "2,Ngô Văn Lực,,đang chờ xác minh lại với công an phường nên chưa có số mới\n" +
+    "3,Đinh Thu Trang,036195007731,đã đối chiếu",
+    // An SQL row far below its INSERT's column list.
+    "INSERT INTO members (id, full_name, national_id, note) VALUES\n" +
+    "  (31, 'Vương Gia Bảo', NULL, 'pending scan of the front side, asked to resend'),\n" +
+    "  (32, 'Lạc Minh Thư', NULL, 'pending scan of the back side, photo was blurry'),\n" +
+    "  (33, 'Tạ Quang Vinh', '052092011468', 'verified at the counter');",
+    // A JSON key over an array of ids.
+    '{"so_dinh_danh": ["075301004422", "001096013579"]}',
+  ],
   falsePositives: [
     // No id context.
     "tracking 079188001122 stuck in transit",
     // Context but an impossible province code.
     "CCCD 999188001122",
+    // A table whose header names the id column; the number is in another one.
+    "ma_don,cccd_da_xac_minh,so_van_don\n" +
+    "DH-1001,true,038204118265\nDH-1002,false,079199402271",
   ],
 };

@@ -1,8 +1,12 @@
 /**
- * E-mail addresses with a public-looking TLD. Kept: domains the operator
+ * E-mail addresses under a public TLD (see `_public_tlds.ts`), written with
+ * `@` or URL-encoded (`name%40host.vn` in a query string), bare, after
+ * `mailto:` or right after a JSON escape (`\nname@host.vn`: the escape's
+ * letter is not part of the address). Kept: domains the operator
  * allows (and their subdomains; `cyberskill.world` unless told otherwise),
- * bot and no-reply addresses, hosts without a public TLD (`.test`,
- * `.local`), file names (`logo@2x.png`),
+ * bot and no-reply addresses (not `postmaster@`, which people read), hosts
+ * without a public TLD (`.test`, `.local`, decorators such as
+ * `@pytest.fixture` in escaped code), file names (`logo@2x.png`),
  * git SSH remotes (`git@github.com:org/repo`), `user@host` targets of
  * ssh/scp, and URL userinfo (`https://key@o1.ingest.sentry.io`).
  *
@@ -11,13 +15,12 @@
 
 import type { Candidate, Rule } from "../_engine.ts";
 import { inWordList, isAsciiAlnum, isWordOrHyphen, lineBefore } from "../_validators.ts";
+import { PUBLIC_TLDS } from "./_public_tlds.ts";
 
-const NOT_TLDS =
-  "png jpg jpeg gif svg webp ico bmp js ts tsx jsx mjs cjs json css scss less py rb go rs java kt md txt " +
-  "yml yaml toml lock xml html htm sh bash zsh log csv tsv sql env ini cfg conf pem crt key pub tar gz zip " +
-  "local internal lan localdomain home corp test example invalid localhost intranet private svc cluster";
+/** Country codes that end file names far more often than mail domains. */
+const FILE_EXTENSION_TLDS = "py rs sh md";
 /** Literals that the bot-address pattern in `kept` needs before it runs. */
-const MACHINE_LOCAL_HINTS = ["reply", "daemon", "postmaster", "bounce"];
+const MACHINE_LOCAL_HINTS = ["reply", "daemon", "bounce"];
 /** A `-u`/`--user` flag right before an address: `user:password` follows, not an scp path. */
 const USER_FLAG = /(?:^|\s)(?:-u|--user)(?:[ \t]+|=)["']?$/;
 /** What stands before the address in a Postfix `sasl_passwd` line: `[relay]:587 user:password`. */
@@ -26,17 +29,22 @@ const SASL_RELAY = /\[[\w.-]{1,253}\](?::\d{1,5})?[ \t]+$/;
 const SSH_HINT = /s(?:sh|cp|ftp)|rsync|mosh/;
 
 /**
- * Whether some `@` has what an address needs around it: a local-part
- * character just before, a domain label and a dot just after. Decorators,
- * JSDoc tags and npm scopes (`@module`, `@noble/hashes`) have not, and then
- * the pattern is never compiled.
+ * Whether some `@` (or `%40`) has what an address needs around it: a
+ * local-part character just before, a domain label and a dot just after.
+ * Decorators, JSDoc tags and npm scopes (`@module`, `@noble/hashes`) have
+ * not, and then the pattern is never compiled.
  */
 function mayHoldAddress(text: string): boolean {
-  for (let at = text.indexOf("@"); at >= 0; at = text.indexOf("@", at + 1)) {
+  return separatorMayJoin(text, "@") || (text.includes("%40") && separatorMayJoin(text, "%40"));
+}
+
+function separatorMayJoin(text: string, separator: string): boolean {
+  for (let at = text.indexOf(separator); at >= 0; at = text.indexOf(separator, at + 1)) {
     if (at === 0 || !isWordOrHyphen(text.charCodeAt(at - 1))) continue;
     // A label starts with a letter or digit and goes on with `-` and `_` too.
-    if (!isAsciiAlnum(text.charCodeAt(at + 1))) continue;
-    let end = at + 2;
+    const label = at + separator.length;
+    if (!isAsciiAlnum(text.charCodeAt(label))) continue;
+    let end = label + 1;
     while (isWordOrHyphen(text.charCodeAt(end))) end++;
     if (text.charCodeAt(end) === 46) return true;
   }
@@ -44,7 +52,7 @@ function mayHoldAddress(text: string): boolean {
 }
 
 function isMachineLocal(local: string): boolean {
-  return /^(?:no-?reply|do-?not-?reply|noreply\+.*|mailer-daemon|postmaster|bounces?)$/i.test(
+  return /^(?:no-?reply|do-?not-?reply|noreply\+.*|mailer-daemon|bounces?)$/i.test(
     local,
   );
 }
@@ -61,6 +69,10 @@ function afterUrlScheme(text: string, start: number): boolean {
   return before.includes("://", from);
 }
 
+function isAfterMailto(text: string, start: number): boolean {
+  return start >= 7 && text.slice(start - 7, start).toLowerCase() === "mailto:";
+}
+
 function kept(c: Candidate): string | undefined {
   const local = c.groups["local"] ?? "";
   const domain = (c.groups["domain"] ?? "").toLowerCase();
@@ -69,7 +81,8 @@ function kept(c: Candidate): string | undefined {
     if (domain === wanted || domain.endsWith(`.${wanted}`)) return `domain ${domain} is allowed`;
   }
   const tld = domain.slice(domain.lastIndexOf(".") + 1);
-  if (inWordList(NOT_TLDS, tld)) return `.${tld} is not a public TLD`;
+  if (!inWordList(PUBLIC_TLDS, tld)) return `.${tld} is not a public TLD`;
+  if (inWordList(FILE_EXTENSION_TLDS, tld)) return `.${tld} names a file type here`;
   // Each pattern below is created and run only when the literal it needs is
   // there: in a short-lived process compiling a pattern costs more than the lookups.
   const lowerLocal = local.toLowerCase();
@@ -80,6 +93,9 @@ function kept(c: Candidate): string | undefined {
   ) {
     return "bot or no-reply address";
   }
+  // What stands before a `mailto:` address, or around an encoded `%40`, is
+  // never a remote, a URL's userinfo or an ssh target.
+  if (c.match.startsWith("%") || isAfterMailto(c.text, c.start)) return undefined;
   if (local === "git") return "git SSH remote";
   if (c.text[c.start - 1] === "/") return "URL userinfo";
   if (c.text[c.start - 1] === ":" && afterUrlScheme(c.text, c.start)) return "URL userinfo";
@@ -101,10 +117,10 @@ export const email: Rule = {
   id: "email",
   description: "E-mail address",
   placeholder: "<EMAIL>",
-  keywords: ["@"],
+  keywords: ["@", "%40"],
   precheck: (facts) => mayHoldAddress(facts.text),
   pattern: () =>
-    /(?<=(?<![\w.%+-])(?<local>[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_-])?))@(?<domain>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24})(?![\w-]|\.[A-Za-z0-9])/dg,
+    /(?<=(?:(?<![\w.%+\\-])|(?<=\\[nrtbf]|\\u[0-9A-Fa-f]{4})|(?<=\\)(?![nrtbf]|u[0-9A-Fa-f]{4}))(?<local>[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_-])?))(?:@|%40)(?<domain>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24})(?![\w-]|\.[A-Za-z0-9])/dg,
   secretFrom: "local",
   priority: 200,
   validators: [kept],
@@ -117,6 +133,16 @@ export const email: Rule = {
     "write to user@example.com",
     // The user of curl's `-u user:password`.
     "curl -u ana.silva@firma-xyz.com.br:Pampa7Trigo https://api.firma-xyz.com.br/v1/me",
+    // Right after a JSON escape: the address starts after the escape's letter.
+    '"assignees": "\\nthanh.vo@saigon-logistics.vn\\tmai.ho@saigon-logistics.vn"',
+    // URL-encoded in a query string.
+    "GET /export?email=hoa.pham%40delta-logistics.vn&fmt=csv HTTP/1.1",
+    // After `mailto:`, even where a URL opens the same run of characters.
+    '{"web":"https://acme.vn","contact":"mailto:lien.ha@acme.vn"}',
+    // A postmaster mailbox is read by a person.
+    "MAIL_USERNAME=postmaster@mg.saigon-shop.vn",
+    // New generic TLDs.
+    "owners: kiet@nimbus.dev, trang@nimbus.cloud, son@nimbus.tech",
   ],
   falsePositives: [
     // A git SSH remote.
@@ -137,5 +163,10 @@ export const email: Rule = {
     "MONGO_URI=mongodb+srv://admin:YOUR_PASSWORD@cluster0.mongodb.net/test",
     // An scp-style remote.
     "rsync -a dist/ deploy@web01.example.com:/srv/www/",
+    // Decorators after JSON escapes: no public TLD, and an escape's letter is no local part.
+    '{"content": "import pytest\\n\\n@pytest.fixture\\ndef client():\\n    return app.test_client()"}',
+    '"source": "\\n@app.route(\\"/health\\")\\n@Component.input\\n"',
+    // Role mailboxes of bots.
+    "Return-Path: <mailer-daemon@mx.acme-shop.vn>, bounces@acme-shop.vn, do-not-reply@acme-shop.vn",
   ],
 };

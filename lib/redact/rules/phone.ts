@@ -3,8 +3,9 @@
  * a trunk `0` and separators or parentheses (UK, FR, DE, VN `(02x)`
  * landlines, `0xxx xxx xxx`), Vietnamese mobiles written bare
  * (`0[35789]xxxxxxxx`), and North American `(212) 555-0100` /
- * `212-555-0100`. Bare digit runs, dates, times, versions, IPs, ISBNs and
- * money never match: each form needs its trunk prefix or separators.
+ * `212-555-0100`, displayed or as a `tel:` link. Bare digit runs, dates,
+ * times, versions, IPs, ISBNs and money never match: each form needs its
+ * trunk prefix or separators.
  *
  * @module
  */
@@ -76,16 +77,19 @@ export const phoneInternational: Rule = {
 export const phoneNational: Rule = {
   id: "phone_national",
   metricLabel: "phone",
-  description: "National phone number: trunk 0 with separators or parentheses, VN mobile bare",
+  description:
+    "National phone number: trunk 0 with separators or parentheses, VN mobile bare, any in a tel: link",
   placeholder: "<PHONE>",
   keywords: ["0"],
   // The validator wants 9–11 digits.
   precheck: (facts) => facts.digitCluster() >= 9,
   pattern: () =>
     new RegExp(
-      "(?<![\\w.+/:-])(?:\\(0\\d{1,4}\\)[ .-]?\\d{3,4}[ .-]?\\d{3,4}" +
+      "(?:(?<=(?<![\\w-])[Tt][Ee][Ll]:)|(?<![\\w.+/:-]))(?:\\(0\\d{1,4}\\)[ .-]?\\d{3,4}[ .-]?\\d{3,4}" +
         "|0[1-9]\\d{0,3}(?<sep>[ .-])\\d{2,8}(?:\\k<sep>\\d{2,6}){0,3}" +
-        "|0[35789]\\d{8})(?![\\w]|[.:/-]\\d)",
+        "|0[35789]\\d{8}" +
+        // In a `tel:` link any national number may stand bare.
+        "|(?<=[Tt][Ee][Ll]:)0[1-9]\\d{7,9})(?![\\w]|[.:/-]\\d)",
       "dg",
     ),
   priority: 150,
@@ -98,6 +102,9 @@ export const phoneNational: Rule = {
     "UK mobile 07911 123456",
     "Paris 01 42 68 53 00",
     "Berlin 030 12345678",
+    // `tel:` links, a mobile and a landline bare there.
+    '<a href="tel:0827445190">Gọi ngay</a>',
+    '<a href="tel:02437261855">Tổng đài</a>',
   ],
   falsePositives: [
     // A date.
@@ -108,6 +115,8 @@ export const phoneNational: Rule = {
     "lat 021.028511 zip 00123 45678",
     // A 12-digit id that starts with 0.
     "id 087195303790",
+    // A port after a host name, not a `tel:` link.
+    "hotel:0827445190",
   ],
 };
 
@@ -120,11 +129,17 @@ export const phoneNanp: Rule = {
   keywords: [],
   precheck: (facts) => facts.digitCluster() >= 10,
   pattern: () =>
-    /(?<![\w.+/:-])(?:1[ .-])?(?:\([2-9]\d{2}\)[ ]?[2-9]\d{2}[ .-]\d{4}|[2-9]\d{2}-[2-9]\d{2}-\d{4}|[2-9]\d{2}\.[2-9]\d{2}\.\d{4}|[2-9]\d{2} [2-9]\d{2} \d{4})(?![\w-]|[.:/]\d)/dg,
+    /(?:(?<=(?<![\w-])[Tt][Ee][Ll]:)|(?<![\w.+/:-]))(?:1[ .-])?(?:\([2-9]\d{2}\)[ ]?[2-9]\d{2}[ .-]\d{4}|[2-9]\d{2}-[2-9]\d{2}-\d{4}|[2-9]\d{2}\.[2-9]\d{2}\.\d{4}|[2-9]\d{2} [2-9]\d{2} \d{4})(?![\w-]|[.:/]\d)/dg,
   priority: 150,
   validators: [],
   allowlist: [],
-  truePositives: ["(415) 555-0134", "call 303-555-0172", "fax 212 555 0147", "1-800-555-0199"],
+  truePositives: [
+    "(415) 555-0134",
+    "call 303-555-0172",
+    "fax 212 555 0147",
+    "1-800-555-0199",
+    '<a href="TEL:303-555-0172">call us</a>',
+  ],
   falsePositives: [
     // An ISBN.
     "ISBN 978-1-449-37332-0",

@@ -1,0 +1,348 @@
+/**
+ * Where a text holds a column of citizen ids: in a table the id context is
+ * the column's header, however many rows below it a value sits. Three
+ * shapes are read:
+ *
+ * - a CSV, TSV, `;`- or `|`-separated table whose header line names an id
+ *   column (`so_cccd`, `cmnd`, `national_id`, `căn cước`…): that column's
+ *   cells, row by row, until a blank line or a row of another width;
+ * - an SQL `INSERT INTO t (…, national_id, …) VALUES (…), (…)`: that
+ *   column's cell in every row;
+ * - a JSON key naming an id column whose value is an array or an object
+ *   (`"so_cccd": ["…", "…"]`, pandas' `{"cccd": {"0": "…"}}`): the whole
+ *   value.
+ *
+ * Text inside a JSON string (a hook payload's file content) has its line
+ * breaks and quotes escaped (`\n`, `\"`), and is read the same way.
+ *
+ * Each text is read once, in linear time (each line at most twice), and
+ * only when some 12-digit candidate lacks nearby context; the cells of the
+ * last text read are kept, since the validator asks for each candidate.
+ *
+ * @module
+ */
+
+/** What names an id column (lowercase or not: the pattern ignores case). */
+const ID_COLUMN_NAME =
+  /cccd|cmnd|căn[ _]?cước|can[ _]?cuoc|định[ _]?danh|dinh[ _]?danh|chứng[ _]?minh|chung[ _]?minh|national[ _-]?id|citizen[ _-]?id|id[ _-]?number|identity[ _-]?(?:number|no|card)|id[ _-]?card/i;
+
+/** Lines longer than this are no table rows (and bound every scan of a line). */
+const MAX_LINE = 4096;
+
+/** Column names longer than this are no header. */
+const MAX_NAME = 64;
+
+/** Spans found in one text, each list sorted by start and never overlapping. */
+interface IdColumns {
+  /** Cells of id columns, and values of JSON keys naming one. */
+  cells: Array<[start: number, end: number]>;
+  /** Rows of the tables that have an id column (SQL statements, CSV bodies). */
+  tables: Array<[start: number, end: number]>;
+}
+
+let cachedText: string | undefined;
+let cached: IdColumns = { cells: [], tables: [] };
+
+/**
+ * Where `[start, end)` lies among the id columns of `text` (see the module
+ * comment for the shapes read): `"id"` inside a cell of one, `"other"` in
+ * another column of a table that has one, `undefined` outside such tables.
+ *
+ * @example
+ * ```ts
+ * const csv = "ho_ten,so_cccd\nAn,079203001234\nBinh,001199004321";
+ * idColumnPlace(csv, 34, 46); // "id"
+ * ```
+ */
+export function idColumnPlace(
+  text: string,
+  start: number,
+  end: number,
+): "id" | "other" | undefined {
+  if (text !== cachedText) cached = idColumns(text);
+  // Kept even when equal: the next call then compares one string with
+  // itself, which costs nothing, where two equal copies compare in full.
+  cachedText = text;
+  if (within(cached.cells, start, end)) return "id";
+  return within(cached.tables, start, end) ? "other" : undefined;
+}
+
+/** Whether `[start, end)` lies inside one of `spans` (sorted, never overlapping). */
+function within(
+  spans: ReadonlyArray<readonly [number, number]>,
+  start: number,
+  end: number,
+): boolean {
+  // The last span starting at or before `start`.
+  let low = 0;
+  let high = spans.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (spans[mid]![0] <= start) {
+      found = mid;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return found >= 0 && end <= spans[found]![1];
+}
+
+/** The id columns of `text`, read once. */
+function idColumns(text: string): IdColumns {
+  const found: IdColumns = { cells: [], tables: [] };
+  const statements = sqlInsertCells(text, found);
+  headerCells(text, found, statements);
+  found.cells.sort((a, b) => a[0] - b[0]);
+  found.tables.sort((a, b) => a[0] - b[0]);
+  return found;
+}
+
+/** The first column of `names` that names an id, or -1. */
+function idColumnOf(names: readonly string[]): number {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!.replace(/\\[nrt]|[\s"'`\\[\]]/g, "");
+    if (name.length <= MAX_NAME && ID_COLUMN_NAME.test(name)) return i;
+  }
+  return -1;
+}
+
+/** Skips whitespace, real or escaped (`\n`, `\r`, `\t` inside a JSON string). */
+function skipSpace(text: string, at: number): number {
+  for (;;) {
+    const c = text[at];
+    if (c === " " || c === "\n" || c === "\r" || c === "\t") at++;
+    else if (c === "\\" && (text[at + 1] === "n" || text[at + 1] === "r" || text[at + 1] === "t")) {
+      at += 2;
+    } else return at;
+  }
+}
+
+const INSERT_INTO = /insert\s+(?:ignore\s+)?into\s+[^\s(]{1,128}\s*\(/gi;
+
+/**
+ * Adds the id cells of every `INSERT INTO t (…) VALUES (…), …` of `text`
+ * to `found`; returns the statements' spans, flattened, so the header pass
+ * skips them.
+ */
+function sqlInsertCells(text: string, found: IdColumns): number[] {
+  const statements: number[] = [];
+  if (!/insert/i.test(text)) return statements;
+  INSERT_INTO.lastIndex = 0;
+  // The first `)` at or after the last list's start: reused while ahead, so
+  // text of many unclosed lists is searched once, not once per list.
+  let close = -1;
+  let closeFrom = Infinity;
+  let m: RegExpExecArray | null;
+  while ((m = INSERT_INTO.exec(text)) !== null) {
+    const listStart = m.index + m[0].length;
+    if (listStart < closeFrom || (close >= 0 && close < listStart)) {
+      close = text.indexOf(")", listStart);
+      closeFrom = listStart;
+    }
+    if (close < 0) break;
+    const listEnd = close;
+    if (listEnd - listStart > MAX_LINE) continue;
+    const column = idColumnOf(text.slice(listStart, listEnd).split(","));
+    if (column < 0) continue;
+    let at = skipSpace(text, listEnd + 1);
+    if (text.slice(at, at + 6).toLowerCase() !== "values") continue;
+    at = skipSpace(text, at + 6);
+    while (text[at] === "(") {
+      const rowEnd = tupleCells(text, at, column, found.cells);
+      if (rowEnd < 0) break;
+      at = skipSpace(text, rowEnd);
+      if (text[at] !== ",") break;
+      at = skipSpace(text, at + 1);
+    }
+    statements.push(m.index, at);
+    found.tables.push([m.index, at]);
+    INSERT_INTO.lastIndex = Math.max(INSERT_INTO.lastIndex, at);
+  }
+  return statements;
+}
+
+/**
+ * Adds cell `column` of the tuple opening at `open` to `spans`; returns the
+ * offset past its closing `)`, or -1 when it does not close within a line's
+ * length.
+ */
+function tupleCells(
+  text: string,
+  open: number,
+  column: number,
+  spans: Array<[number, number]>,
+): number {
+  let depth = 0;
+  let quoted = false;
+  let index = 0;
+  let cellStart = open + 1;
+  const limit = Math.min(text.length, open + MAX_LINE);
+  for (let at = open; at < limit; at++) {
+    const c = text[at];
+    if (quoted) {
+      if (c === "'") quoted = false;
+    } else if (c === "'") {
+      quoted = true;
+    } else if (c === "(") {
+      depth++;
+    } else if (c === ")" || (c === "," && depth === 1)) {
+      if (c === ")" && --depth > 0) continue;
+      if (index === column) spans.push([cellStart, at]);
+      index++;
+      cellStart = at + 1;
+      if (c === ")") return at + 1;
+    }
+  }
+  return -1;
+}
+
+/** The length of the line break at `at` (`\n`, `\r\n`, or the escaped `\n`, `\r\n`), or 0. */
+function breakAt(text: string, at: number): number {
+  const c = text[at];
+  if (c === "\n") return 1;
+  if (c === "\r") return text[at + 1] === "\n" ? 2 : 1;
+  if (c !== "\\") return 0;
+  const next = text[at + 1];
+  if (next === "n") return 2;
+  if (next === "r") return text[at + 2] === "\\" && text[at + 3] === "n" ? 4 : 2;
+  return 0;
+}
+
+/**
+ * Where the line starting at `from` ends: at a line break, at the text's
+ * end, or (in `escaped` text) at a bare `"` closing the JSON string; -1 when
+ * that is more than {@linkcode MAX_LINE} away.
+ */
+function lineEnd(text: string, from: number, escaped: boolean): number {
+  const limit = Math.min(text.length, from + MAX_LINE);
+  for (let at = from; at < limit; at++) {
+    if (breakAt(text, at) > 0) return at;
+    if (escaped && text[at] === '"' && text[at - 1] !== "\\") return at;
+  }
+  return limit === text.length ? limit : -1;
+}
+
+/**
+ * Where the line holding `at` starts, looking back no further than `floor`
+ * (in `escaped` text a bare `"` opening the JSON string starts it too); -1
+ * when not found.
+ */
+function lineStart(text: string, at: number, floor: number, escaped: boolean): number {
+  for (let i = at - 1; i >= floor; i--) {
+    if (text[i] === "\n" || text[i] === "\r") return i + 1;
+    if ((text[i] === "n" || text[i] === "r") && text[i - 1] === "\\") return i + 1;
+    if (escaped && text[i] === '"' && text[i - 1] !== "\\") return i + 1;
+  }
+  return floor === 0 ? 0 : -1;
+}
+
+/** The cells of one line split at `delimiter` outside quotes, as offsets. */
+function splitCells(text: string, from: number, to: number, delimiter: string): number[] {
+  const bounds = [from];
+  let quoted = false;
+  for (let at = from; at < to; at++) {
+    const c = text[at];
+    if (c === '"') quoted = !quoted;
+    else if (c === delimiter && !quoted) bounds.push(at, at + 1);
+  }
+  bounds.push(to);
+  return bounds;
+}
+
+/** The delimiter a header line uses most, of `,`, `;`, tab and `|`; undefined for none. */
+function delimiterOf(line: string): string | undefined {
+  let best: string | undefined;
+  let most = 0;
+  for (const delimiter of [",", ";", "\t", "|"]) {
+    const n = line.split(delimiter).length - 1;
+    if (n > most) [best, most] = [delimiter, n];
+  }
+  return best;
+}
+
+const JSON_CONTAINER = /\w*\\?["']?\s*:\s*[[{]/y;
+
+const ID_COLUMN_NAMES = new RegExp(ID_COLUMN_NAME.source, "gi");
+
+/**
+ * Adds the id cells of the tables whose header line names an id column, and
+ * the values of JSON keys naming one, to `found`; names inside `statements`
+ * (already read as SQL) are skipped.
+ */
+function headerCells(text: string, found: IdColumns, statements: readonly number[]): void {
+  let done = 0;
+  let statement = 0;
+  ID_COLUMN_NAMES.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ID_COLUMN_NAMES.exec(text)) !== null) {
+    const at = m.index;
+    if (at < done) {
+      ID_COLUMN_NAMES.lastIndex = done;
+      continue;
+    }
+    while (statement < statements.length && statements[statement + 1]! <= at) statement += 2;
+    if (statement < statements.length && statements[statement]! <= at) {
+      done = statements[statement + 1]!;
+      continue;
+    }
+    JSON_CONTAINER.lastIndex = at + m[0].length;
+    if (JSON_CONTAINER.test(text)) {
+      const open = JSON_CONTAINER.lastIndex - 1;
+      const close = containerEnd(text, open);
+      found.cells.push([open, close]);
+      done = close;
+      continue;
+    }
+    done = tableCells(text, at, found);
+  }
+}
+
+/** The offset past the bracket closing the one at `open` (strings not read: ids hold no brackets). */
+function containerEnd(text: string, open: number): number {
+  let depth = 0;
+  for (let at = open; at < text.length; at++) {
+    const c = text[at];
+    if (c === "[" || c === "{") depth++;
+    else if ((c === "]" || c === "}") && --depth === 0) return at + 1;
+  }
+  return text.length;
+}
+
+/**
+ * Reads the line holding the id column name at `at` as a table's header
+ * and adds the id cells of the rows below it, and the rows, to `found`; returns the
+ * offset where reading stopped (no name before it is read again).
+ */
+function tableCells(text: string, at: number, found: IdColumns): number {
+  const end = lineEnd(text, at, false);
+  // A line too long to be a header: no name before its end is one either.
+  if (end < 0) return at + MAX_LINE;
+  const escaped = text[end] === "\\";
+  const start = lineStart(text, at, Math.max(0, at - MAX_LINE), escaped);
+  if (start < 0) return end;
+  const header = text.slice(start, end);
+  const delimiter = delimiterOf(header);
+  if (delimiter === undefined || /\d{12}/.test(header)) return end;
+  const bounds = splitCells(text, start, end, delimiter);
+  const names: string[] = [];
+  for (let i = 0; i < bounds.length; i += 2) names.push(text.slice(bounds[i], bounds[i + 1]));
+  const column = idColumnOf(names);
+  if (column < 0 || names.some((name) => name.trim().length > MAX_NAME)) return end;
+  let row = end + breakAt(text, end);
+  let bodyEnd = end;
+  for (;;) {
+    const rowEnd = lineEnd(text, row, escaped);
+    if (rowEnd <= row) break;
+    const cells = splitCells(text, row, rowEnd, delimiter);
+    if (cells.length !== names.length * 2) break;
+    found.cells.push([cells[2 * column]!, cells[2 * column + 1]!]);
+    bodyEnd = rowEnd;
+    const next = breakAt(text, rowEnd);
+    if (next === 0) break;
+    row = rowEnd + next;
+  }
+  if (bodyEnd > end) found.tables.push([end, bodyEnd]);
+  return bodyEnd;
+}

@@ -1,0 +1,200 @@
+/**
+ * The personal-data rules (e-mail, phone, card, CCCD) on the shapes their
+ * own samples cannot pin down: what exactly is replaced and what is left
+ * around it (a JSON escape's letter, a `tel:` prefix), ids many rows below
+ * the header of their column, and the published test cards in every
+ * grouping.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { redactText } from "../lib/redact/mod.ts";
+import { idColumnPlace } from "../lib/redact/rules/_id_columns.ts";
+import { PUBLISHED_TEST_CARDS } from "../lib/redact/rules/_published_test_cards.ts";
+import { PUBLIC_TLDS } from "../lib/redact/rules/_public_tlds.ts";
+import { luhnValid } from "../lib/redact/_validators.ts";
+
+/** A structurally valid CCCD for row `i` (province, century digit, birth year). */
+function citizenId(i: number): string {
+  const provinces = ["001", "079", "048", "031", "036", "092"];
+  const year = String(60 + (i * 7) % 40).padStart(2, "0");
+  return `${provinces[i % 6]}${i % 2}${year}${String(100000 + i * 7919).slice(-6)}`;
+}
+
+/** Lines long enough that every row but the first lies far from the header. */
+function rows(n: number, row: (i: number) => string): string {
+  return Array.from({ length: n }, (_, i) => row(i)).join("\n");
+}
+
+const NOTE = "đã gọi điện xác nhận địa chỉ giao hàng và hẹn lịch ký hợp đồng";
+
+Deno.test({
+  name: "redactText() leaves a JSON escape's letter before an e-mail address in place",
+  permissions: "none",
+  fn() {
+    const text = '{"cc": "\\nthu.ha@kho-vanchuyen.vn\\tbao.le@kho-vanchuyen.vn\\u003e"}';
+    assert.equal(redactText(text).text, '{"cc": "\\n<EMAIL>\\t<EMAIL>\\u003e"}');
+  },
+});
+
+Deno.test({
+  name: "redactText() keeps escaped decorators and hosts without a public TLD",
+  permissions: "none",
+  fn() {
+    for (
+      const text of [
+        '{"content": "import pytest\\n\\n@pytest.fixture\\ndef db():\\n    ..."}',
+        '"src": "\\n@app.route(\\"/\\")\\n\\t@Component.input\\n@router.get"',
+        "ping deploy@ci-runner.lan and admin@nas.home",
+      ]
+    ) {
+      assert.equal(redactText(text).text, text);
+    }
+  },
+});
+
+Deno.test({
+  name: "redactText() redacts encoded, mailto: and postmaster addresses, keeps bot mailboxes",
+  permissions: "none",
+  fn() {
+    assert.equal(
+      redactText("GET /v1/users?email=khanh.do%40phuonglinh-group.com.vn&limit=5").text,
+      "GET /v1/users?email=<EMAIL>&limit=5",
+    );
+    assert.equal(
+      redactText('{"site":"https://acme.vn","mail":"mailto:lan.vu@acme.vn"}').text,
+      '{"site":"https://acme.vn","mail":"mailto:<EMAIL>"}',
+    );
+    assert.equal(redactText("SMTP_USER=postmaster@mg.acme.vn").text, "SMTP_USER=<EMAIL>");
+    const bots = "mailer-daemon@acme.vn noreply@acme.vn no-reply@acme.vn bounces@acme.vn";
+    assert.equal(redactText(bots).text, bots);
+  },
+});
+
+Deno.test({
+  name: "the public TLD list holds the country codes and the common new gTLDs, not file types",
+  permissions: "none",
+  fn() {
+    const tlds = new Set(PUBLIC_TLDS.split(" "));
+    for (const tld of ["vn", "io", "dev", "app", "cloud", "tech", "uk", "de", "com", "edu"]) {
+      assert.ok(tlds.has(tld), tld);
+    }
+    for (const tld of ["png", "json", "fixture", "route", "input", "local", "internal", "test"]) {
+      assert.ok(!tlds.has(tld), tld);
+    }
+    assert.equal(tlds.size, PUBLIC_TLDS.split(" ").length, "no TLD is listed twice");
+  },
+});
+
+Deno.test({
+  name: "redactText() redacts the number of a tel: link and keeps the prefix",
+  permissions: "none",
+  fn() {
+    assert.equal(
+      redactText('<a href="tel:0812336445">Hotline</a> <a href="tel:02836225577">CSKH</a>').text,
+      '<a href="tel:<PHONE>">Hotline</a> <a href="tel:<PHONE>">CSKH</a>',
+    );
+    assert.equal(redactText("hotel:0812336445").text, "hotel:0812336445");
+  },
+});
+
+Deno.test({
+  name: "redactText() redacts Napas cards of 16 and 19 digits, grouped or bare",
+  permissions: "none",
+  fn() {
+    assert.equal(
+      redactText('thẻ 9704 0511 8833 6203, "payout": "9704226190384553", 9704182704559132670').text,
+      'thẻ <CARD>, "payout": "<CARD>", <CARD>',
+    );
+    // 17 digits is no Napas length.
+    assert.equal(redactText("9704051188336203 4").text, "<CARD> 4");
+    assert.equal(redactText("ref 97040511883362034").text, "ref 97040511883362034");
+  },
+});
+
+Deno.test({
+  name: "redactText() keeps every published test card, bare, spaced or dashed",
+  permissions: "none",
+  fn() {
+    for (const digits of PUBLISHED_TEST_CARDS.split(" ")) {
+      assert.ok(luhnValid(digits), `${digits} fails Luhn`);
+      const spaced = digits.replace(/(\d{4})(?=\d)/g, "$1 ");
+      const dashed = digits.replace(/(\d{4})(?=\d)/g, "$1-");
+      for (const text of [digits, `card: ${spaced}`, `"pan": "${dashed}"`]) {
+        assert.equal(redactText(text).text, text);
+      }
+    }
+    // A real-looking card one digit away from a test card is still redacted.
+    assert.equal(redactText("4000 0027 6000 3192").text, "<CARD>");
+  },
+});
+
+Deno.test({
+  name: "redactText() redacts every CCCD of a CSV column the header names, however far down",
+  permissions: "none",
+  fn() {
+    const csv = "ho_ten,so_cccd,ghi_chu\n" + rows(30, (i) => `Khách ${i},${citizenId(i)},${NOTE}`);
+    const out = redactText(csv).text;
+    assert.equal(out.match(/<VN_CCCD>/g)?.length, 30, out);
+    // The same file as a hook payload's escaped content, semicolons and quotes.
+    const quoted = '"Họ tên";"Số căn cước"\n' + rows(30, (i) => `"Lê; ${i}";"${citizenId(i)}"`);
+    const payload = JSON.stringify({ file_path: "/data/khach.csv", content: quoted + "\n" + NOTE });
+    assert.equal(redactText(payload).text.match(/<VN_CCCD>/g)?.length, 30);
+  },
+});
+
+Deno.test({
+  name: "redactText() redacts the id column of every row of an SQL INSERT",
+  permissions: "none",
+  fn() {
+    const sql = "INSERT INTO khach_hang (id, ho_ten, national_id, ghi_chu) VALUES\n" +
+      rows(20, (i) => `  (${i}, 'Lê, Văn (${i})', '${citizenId(i)}', '${NOTE}')`).replaceAll(
+        "\n",
+        ",\n",
+      ) + ";";
+    assert.equal(redactText(sql).text.match(/<VN_CCCD>/g)?.length, 20);
+    const payload = JSON.stringify({ file_path: "seed.sql", content: sql });
+    assert.equal(redactText(payload).text.match(/<VN_CCCD>/g)?.length, 20);
+  },
+});
+
+Deno.test({
+  name: "redactText() redacts the ids under a JSON key naming the column",
+  permissions: "none",
+  fn() {
+    const ids = Array.from({ length: 20 }, (_, i) => `"${citizenId(i)}"`);
+    const array = `{"so_dinh_danh": [${ids.join(", ")}]}`;
+    assert.equal(redactText(array).text.match(/<VN_CCCD>/g)?.length, 20);
+    const columns = `{"cccd": {${ids.map((id, i) => `"${i}": ${id}`).join(", ")}}}`;
+    assert.equal(redactText(columns).text.match(/<VN_CCCD>/g)?.length, 20);
+  },
+});
+
+Deno.test({
+  name: "redactText() keeps 12-digit numbers outside the id column and without context",
+  permissions: "none",
+  fn() {
+    for (
+      const text of [
+        "ho_ten,cccd_da_xac_minh,ma_don\n" + rows(10, (i) => `Khách ${i},true,${citizenId(i)}`),
+        "INSERT INTO orders (id, national_id, tracking) VALUES\n" +
+        rows(10, (i) => `  (${i}, NULL, '${citizenId(i)}')`).replaceAll("\n", ",\n") + ";",
+        "ho_ten,ma_don,ghi_chu\n" + rows(10, (i) => `Khách ${i},${citizenId(i)},${NOTE}`),
+      ]
+    ) {
+      assert.equal(redactText(text).text, text);
+    }
+  },
+});
+
+Deno.test({
+  name: "idColumnPlace() tells an id cell, another cell of the table, and text outside",
+  permissions: "none",
+  fn() {
+    const csv = "ho_ten,so_cccd,ma_don\nAn,079203001234,001199004321\n\n001199004321";
+    assert.equal(idColumnPlace(csv, 25, 37), "id");
+    assert.equal(idColumnPlace(csv, 38, 50), "other");
+    assert.equal(idColumnPlace(csv, 52, 64), undefined);
+  },
+});
