@@ -219,6 +219,10 @@ Deno.test("a hostile repository cannot make uninstall delete its settings file",
         Deno.writeTextFileSync(`${project}/.claude/installer/created.json`, forgedRecord(file));
         Deno.symlinkSync(`${project}/.claude/installer`, folder);
       }, /installer is a symlink; the installer keeps its record/],
+      ["a record that is not one the installer wrote", () => {
+        Deno.mkdirSync(folder, { mode: 0o700 });
+        Deno.writeTextFileSync(`${folder}/created.json`, '{"files": {"/etc/passwd": {}}}');
+      }, /created\.json: not a record this installer wrote \(expected .*\); remove it and run/],
     ];
     for (const [name, plant, says] of cases) {
       await t.step(`${name}: refused with one line, nothing changed`, async () => {
