@@ -124,7 +124,36 @@ Deno.test({
     for (const name of ["DB_PASS", "passwd", "passwrd", "DB_PASWORD", "dbPass", "pwd"]) {
       assert.equal(textPasswordNameProblem(name), undefined, name);
     }
-    for (const name of ["password_hash", "password_min_length", "bypass", "compass", "user"]) {
+    // Words about a password inside another word say nothing.
+    for (
+      const name of [
+        "sonatypePassword",
+        "-PsonatypePassword",
+        "account_password",
+        "platform_password",
+        "SUPPORT_PASSWORD",
+        "corporate_password",
+        "reporting_db_password",
+        "portal_pass",
+      ]
+    ) {
+      assert.equal(textPasswordNameProblem(name), undefined, name);
+    }
+    for (
+      const name of [
+        "password_hash",
+        "password_min_length",
+        "bypass",
+        "compass",
+        "user",
+        "password_type",
+        "passwordFile",
+        "pwdfile",
+        "passwordless",
+        "db_password_user",
+        "hashed_password",
+      ]
+    ) {
       assert.notEqual(textPasswordNameProblem(name), undefined, name);
     }
   },

@@ -183,8 +183,6 @@ export function textSecretNameProblem(name: string): string | undefined {
 export function textPasswordNameProblem(name: string): string | undefined {
   const saysPassword =
     /pas{1,2}(?:w(?:or|ro|r|o)?d|ow?rd)|pas+word|pswd|passphrase|pwd|(?:^|[^a-z])p(?:ass|w)(?:[^a-z]|$)|[a-z]P(?:ass|w)(?:[^a-z]|$)/;
-  const saysNotTheValue =
-    /hash|salt|length|(?:^|[^a-z])(?:len|min|max)(?:[^a-z]|$)|policy|reset|url|uri|file|path|field|label|prompt|hint|placeholder|type|regex|pattern|strength|expir|rule|changed|updated|required|enabled|mode|manager|input|form|column|error|message|text|title|digest|encrypted|bcrypt|protected|less|through|rate|count|port|user(?:name)?$/i;
   // `adminPasswordKey: admin-password` names a key inside a Kubernetes Secret.
   if (
     /[Pp]as+(?:word)?(?:Key|Ref|Name|SecretName|SecretKey)$|[Pp]as+(?:word)?_(?:key|ref|secret_name)$/
@@ -195,6 +193,63 @@ export function textPasswordNameProblem(name: string): string | undefined {
   if (!saysPassword.test(name) && !saysPassword.test(name.toLowerCase())) {
     return `name ${name} does not say password`;
   }
-  if (saysNotTheValue.test(name)) return `name ${name} is not the password itself`;
-  return undefined;
+  return aboutAPassword(name) ? `name ${name} is not the password itself` : undefined;
+}
+
+/** Stems that make a name about a password wherever they stand (`hashed_password`, `PasswordMinLength`). */
+const ABOUT_A_PASSWORD_STEMS =
+  /hash|salt|length|policy|reset|placeholder|strength|expir|digest|encrypt|bcrypt|protected|regex|pattern/i;
+
+/**
+ * Words that make a name about a password only as a whole part of it
+ * (`password_type`, `passwordFile`, `pwdfile`): inside another word they
+ * say nothing (`sonatypePassword`, `account_password`, `platform_password`,
+ * `support_password`).
+ */
+const ABOUT_A_PASSWORD_PARTS = new Set([
+  "len",
+  "min",
+  "max",
+  "url",
+  "uri",
+  "file",
+  "path",
+  "field",
+  "label",
+  "prompt",
+  "hint",
+  "type",
+  "rule",
+  "changed",
+  "updated",
+  "required",
+  "enabled",
+  "mode",
+  "manager",
+  "input",
+  "form",
+  "column",
+  "error",
+  "message",
+  "text",
+  "title",
+  "less",
+  "through",
+  "rate",
+  "count",
+  "port",
+]);
+
+/** A password word leading a part written without separators (`passwordfile`, `pwdless`). */
+const LEADING_PASSWORD_WORD = /^(?:pass(?:word|wd|wrd)?|pwd|pw)/;
+
+/** Whether a password's name says it holds something about it, not the password. */
+function aboutAPassword(name: string): boolean {
+  if (ABOUT_A_PASSWORD_STEMS.test(name)) return true;
+  const parts = words(name);
+  if (/^user(?:name)?$/.test(parts.at(-1) ?? "")) return true;
+  return parts.some((part) =>
+    ABOUT_A_PASSWORD_PARTS.has(part) ||
+    ABOUT_A_PASSWORD_PARTS.has(part.replace(LEADING_PASSWORD_WORD, ""))
+  );
 }

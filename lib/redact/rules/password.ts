@@ -837,14 +837,34 @@ export const passwordCall: Rule = {
   description:
     "Password as an argument: login(u, p), basic auth, setPassword(…), new PDO(dsn, u, p), SQL WITH PASSWORD",
   placeholder: "<PASSWORD>",
-  keywords: ["login", "auth", "sign", "pdo", "mysql", "pg_connect", "pass", "identified"],
+  keywords: [
+    "login",
+    "auth",
+    "sign",
+    "pdo",
+    "mysql",
+    "pg_connect",
+    "pass",
+    "identified",
+    "credential",
+    "bind",
+    "ftp",
+    "getconnection",
+    "odbc_connect",
+  ],
   pattern: () =>
     new RegExp(
-      "(?:(?:(?<!\\w)(?:login|log_?in|sign_?in|authenticate|basic_?auth|BasicAuth|HTTPBasicAuth|HTTPDigestAuth|DigestAuth)[ \\t]{0,4}\\(" +
+      // The password after the user (a literal or a variable): logins, basic
+      // auth, the credential classes of .NET, Java and the AWS SDKs, LDAP binds.
+      "(?:(?:(?<!\\w)(?:login|log_?in|sign_?in|authenticate|basic_?auth|BasicAuth|HTTPBasicAuth|HTTPDigestAuth|DigestAuth" +
+        "|NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|PasswordCredential" +
+        "|simple_bind_s|simple_bind|BasicAWSCredentials|AwsBasicCredentials\\.create|NewStaticCredentials(?:Provider)?)[ \\t]{0,4}\\(" +
         "|(?<![\\w.])auth[ \\t]{0,4}=[ \\t]{0,4}[(\\[])" +
-        "[ \\t]{0,4}(?:\"[^\"\\n]{1,200}\"|'[^'\\n]{1,200}')[ \\t]{0,4}," +
-        // PHP's database connections: the password is the third argument.
-        "|(?<!\\w)(?:new[ \\t]+PDO|new[ \\t]+mysqli|mysqli_connect|mysql_connect|pg_connect)[ \\t]{0,4}\\(" +
+        "[ \\t]{0,4}(?:\"[^\"\\n]{1,200}\"|'[^'\\n]{1,200}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4}," +
+        // The password third: PHP's database connections and LDAP and SSH
+        // logins, JDBC, Python's FTP, Go's SMTP auth, Azure's client secret.
+        "|(?<!\\w)(?:new[ \\t]+PDO|new[ \\t]+mysqli|mysqli_connect|mysql_connect|pg_connect|odbc_connect" +
+        "|ldap_bind|ssh2_auth_password|getConnection|FTP|FTP_TLS|PlainAuth|ClientSecretCredential)[ \\t]{0,4}\\(" +
         "(?:[ \\t]{0,4}(?:\"[^\"\\n]{0,200}\"|'[^'\\n]{0,200}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4},){2}" +
         // Setters and builders: `.password("…")`, `setPassword("…")`, SQL's `PASSWORD('…')`.
         "|(?<![\\w$])(?:set_?|with_?)?(?:password|passwd|passphrase)[ \\t]{0,4}\\(" +
@@ -852,7 +872,8 @@ export const passwordCall: Rule = {
         "|\\b(?:with[ \\t]+(?:encrypted[ \\t]+)?password|identified[ \\t]+by)[ \\t]{0,4}=?)" +
         // A quote may be escaped once or more: the call inside a JSON string.
         "[ \\t]{0,4}(?:\\\\{0,3}\"(?<secret>[^\"\\\\\\n]{1,4096})\\\\{0,3}\"|\\\\{0,3}'(?<secret>[^'\\\\\\n]{1,4096})\\\\{0,3}')" +
-        "[ \\t]{0,4}(?=[,)\\];\\s]|$)",
+        // `"…".toCharArray()` (Java's PasswordAuthentication) may follow.
+        "[ \\t]{0,4}(?=[,)\\];\\s.]|$)",
       "dgi",
     ),
   secretGroup: "secret",
@@ -877,6 +898,15 @@ export const passwordCall: Rule = {
     // In a JSON string (a Write tool's content).
     '{"content": "cfg.setPassword(\\"Rv8#Kt3Lm2\\");\\n"}',
     "CREATE USER etl WITH PASSWORD 'Lg6-Sp1-Rv9';",
+    // Positional passwords in constructors and connections.
+    'client.Credentials = new NetworkCredential("relay@corp.lan", "Tw6-Kp9-Rz3");',
+    'new PasswordAuthentication("mailer", "Hq3#Vt8Lx2".toCharArray())',
+    "conn.simple_bind_s('cn=admin,dc=corp,dc=lan', 'Ld4-Pw7-Kx2')",
+    'Connection c = DriverManager.getConnection(url, "etl", "Jd5-Vr8-Qm3");',
+    "ftp = ftplib.FTP('files.corp.lan', 'ops', 'Fz8#Nq2Wt5')",
+    'auth := smtp.PlainAuth("", "alerts@corp.lan", "Sm7-Tx2-Vq9", "smtp.corp.lan")',
+    'ClientSecretCredential(tenant_id, client_id, "Az8Q~Kd2Lm5Vt9Wq3Xr7Np1Hs6Jb4Fc0Gy")',
+    "smtp.login(SMTP_USER, 'Gm5-Vk8-Rw2')",
   ],
   falsePositives: [
     // Variables, not literals.
@@ -885,6 +915,9 @@ export const passwordCall: Rule = {
     'self.client.login("testuser", "testpass")',
     'cfg.setPassword(System.getenv("DB_PASSWORD"));',
     "ALTER USER app WITH PASSWORD NULL;",
+    "new NetworkCredential(user, password)",
+    'DriverManager.getConnection(url, props.user(), "changeme")',
+    "ftp = FTP(host, user, os.environ['FTP_PASS'])",
   ],
 };
 
