@@ -675,3 +675,10 @@ Deno.test("placeholderProblem: runs of consecutive characters, test words and my
   assert.equal(placeholderProblem("abc12345x"), undefined);
   assert.equal(placeholderProblem("Jq8Lw3Rz7Vx2Tm9Nb4"), undefined);
 });
+
+Deno.test("placeholderProblem: a stand-in word in the marks that set it apart ([FILTERED], __SET_ME__) is a stand-in", () => {
+  assert.equal(placeholderProblem("[FILTERED]"), "placeholder word [FILTERED]");
+  assert.equal(placeholderProblem("__SET_ME__"), "placeholder word __SET_ME__");
+  assert.equal(placeholderProblem("(hidden)"), "placeholder word (hidden)");
+  assert.equal(placeholderProblem("[Kq7Lm2Vx9]"), undefined);
+});

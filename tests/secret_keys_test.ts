@@ -135,6 +135,7 @@ Deno.test({
         "corporate_password",
         "reporting_db_password",
         "portal_pass",
+        "ClearTextPassword",
       ]
     ) {
       assert.equal(textPasswordNameProblem(name), undefined, name);

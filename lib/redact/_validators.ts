@@ -193,8 +193,16 @@ export function cccdProblem(
 }
 
 function isPlaceholderWord(value: string): boolean {
-  return /^(?:x+|\*+|\.+|#+|-+|_+|0+|null|none|nil|undefined|true|false|changeme|change_me|password|passwd|secret|token|example|sample|dummy|test|redacted|hidden|masked|placeholder|todo|tbd)$/i
-    .test(value);
+  return /^(?:x+|\*+|\.+|#+|-+|_+|0+)$/.test(value) ||
+    inWordList(PLACEHOLDER_WORDS, unwrapped(value.toLowerCase()));
+}
+
+/**
+ * `value` without one pair of the marks that set a stand-in apart:
+ * `[FILTERED]` (Rails' logs), `__SET_ME__`, `(hidden)`.
+ */
+function unwrapped(value: string): string {
+  return value.replace(/^\[(.*)\]$|^__(.*)__$|^\((.*)\)$/, "$1$2$3");
 }
 
 /** Words whose presence sends a value to the full placeholder checks below. */
@@ -235,14 +243,15 @@ function plainlyNotPlaceholder(value: string): boolean {
   }
   if (run === value.length || isAscendingRuns(value)) return false;
   const lower = value.toLowerCase();
-  if (inWordList(PLACEHOLDER_WORDS, lower)) return false;
+  if (inWordList(PLACEHOLDER_WORDS, unwrapped(lower))) return false;
   for (const hint of TEMPLATE_HINTS) if (lower.includes(hint)) return false;
   return true;
 }
 
 const PLACEHOLDER_WORDS =
-  "null none nil undefined true false changeme change_me password passwd secret token example " +
-  "sample dummy test redacted hidden masked placeholder todo tbd";
+  "null none nil undefined true false changeme change_me change-me password passwd secret token " +
+  "example sample dummy test redacted hidden masked placeholder todo tbd filtered omitted removed " +
+  "set_me setme set-me fill_me fillme fill-me replace_me replaceme replace-me";
 
 /** What {@linkcode remembered} stores for a value its check keeps (no check returns it). */
 const KEPT = "\u0000kept";
@@ -364,7 +373,9 @@ export function charClasses(value: string): number {
 }
 
 /** The reason to reject a candidate, or `undefined` to keep it (see `_engine.ts`). */
-type Check = (candidate: { secret: string; text: string; end: number }) => string | undefined;
+type Check = (
+  candidate: { secret: string; text: string; start: number; end: number },
+) => string | undefined;
 
 /**
  * Gives a check made by a factory (`minEntropy(3)`) the name the rule
@@ -382,6 +393,22 @@ export function named<T extends (...args: never[]) => unknown>(name: string, che
 export function headAndName(c: { groups: Readonly<Record<string, string | undefined>> }): string {
   return (c.groups["head"] ?? "") + (c.groups["name"] ?? "");
 }
+
+/**
+ * Keys made to be published, which a name saying key does not make secret:
+ * Stripe's publishable keys and Mapbox's public tokens (policy negatives).
+ */
+export const PUBLISHABLE_KEYS: readonly RegExp[] = [/^pk_(?:live|test)_\w+$/, /^pk\.eyJ[\w.-]+$/];
+
+/**
+ * Rejects a Sealed Secrets ciphertext (`encryptedData:` of a `SealedSecret`,
+ * base64 that starts `Ag`): encrypted for the cluster, not a secret in clear.
+ */
+export const notSealedCiphertext: Check = (c) =>
+  c.secret.length >= 80 && /^Ag[A-Za-z0-9+/]+={0,2}$/.test(c.secret) &&
+    c.text.slice(Math.max(0, c.start - 16384), c.start).includes("encryptedData")
+    ? "Sealed Secrets ciphertext"
+    : undefined;
 
 /** Rejects placeholders, templates and masked values. */
 export const notPlaceholder: Check = (c) => placeholderProblem(c.secret);

@@ -182,7 +182,7 @@ export function textSecretNameProblem(name: string): string | undefined {
  */
 export function textPasswordNameProblem(name: string): string | undefined {
   const saysPassword =
-    /pas{1,2}(?:w(?:or|ro|r|o)?d|ow?rd)|pas+word|pswd|passphrase|pwd|(?:^|[^a-z])p(?:ass|w)(?:[^a-z]|$)|[a-z]P(?:ass|w)(?:[^a-z]|$)/;
+    /pas{1,2}(?:w(?:or|ro|r|o)?d|ow?rd)|pas+word|pswd|passphrase|pwd|(?:^|[^a-z])p(?:ass|w)(?:[^a-z]|$)|[a-z]P(?:ass|w)(?:[^a-z]|$)|passwort|kennwort|contrase|senha|wachtwoord|mot_?de_?passe|mdp/;
   // `adminPasswordKey: admin-password` names a key inside a Kubernetes Secret.
   if (
     /[Pp]as+(?:word)?(?:Key|Ref|Name|SecretName|SecretKey)$|[Pp]as+(?:word)?_(?:key|ref|secret_name)$/
@@ -201,12 +201,12 @@ const ABOUT_A_PASSWORD_STEMS =
   /hash|salt|length|policy|reset|placeholder|strength|expir|digest|encrypt|bcrypt|protected|regex|pattern/i;
 
 /**
- * Words that make a name about a password only as a whole part of it
- * (`password_type`, `passwordFile`, `pwdfile`): inside another word they
- * say nothing (`sonatypePassword`, `account_password`, `platform_password`,
+ * Words that make a name about a password when they follow the password
+ * word as a whole part of the name (`password_type`, `passwordFile`,
+ * `pwdfile`); inside another word they say nothing (`sonatypePassword`,
  * `support_password`).
  */
-const ABOUT_A_PASSWORD_PARTS = new Set([
+const ABOUT_A_PASSWORD_AFTER = new Set([
   "len",
   "min",
   "max",
@@ -240,6 +240,30 @@ const ABOUT_A_PASSWORD_PARTS = new Set([
   "port",
 ]);
 
+/**
+ * Those that do so before it (`min_password_len`, `form_password`,
+ * `passwordInput`); a word before the password word otherwise says whose
+ * password it is (`account_password`, `ClearTextPassword`, `file_password`).
+ */
+const ABOUT_A_PASSWORD_BEFORE = new Set([
+  "len",
+  "min",
+  "max",
+  "field",
+  "label",
+  "prompt",
+  "hint",
+  "input",
+  "form",
+  "column",
+  "error",
+  "message",
+  "title",
+  "rule",
+  "mode",
+  "type",
+]);
+
 /** A password word leading a part written without separators (`passwordfile`, `pwdless`). */
 const LEADING_PASSWORD_WORD = /^(?:pass(?:word|wd|wrd)?|pwd|pw)/;
 
@@ -248,8 +272,14 @@ function aboutAPassword(name: string): boolean {
   if (ABOUT_A_PASSWORD_STEMS.test(name)) return true;
   const parts = words(name);
   if (/^user(?:name)?$/.test(parts.at(-1) ?? "")) return true;
-  return parts.some((part) =>
-    ABOUT_A_PASSWORD_PARTS.has(part) ||
-    ABOUT_A_PASSWORD_PARTS.has(part.replace(LEADING_PASSWORD_WORD, ""))
+  const at = parts.findIndex((part) =>
+    LEADING_PASSWORD_WORD.test(part) || PASSWORD_PART.test(part)
+  );
+  return parts.some((part, i) =>
+    i < at ? ABOUT_A_PASSWORD_BEFORE.has(part) : ABOUT_A_PASSWORD_AFTER.has(part) ||
+      ABOUT_A_PASSWORD_AFTER.has(part.replace(LEADING_PASSWORD_WORD, ""))
   );
 }
+
+/** A part of a name that says password (`dbpass`, `passwrd`, `mot_de_passe`'s `passe`). */
+const PASSWORD_PART = /pas+w|pwd|pswd|passe$|pass$|passwort|kennwort|contrase|senha|wachtwoord/;

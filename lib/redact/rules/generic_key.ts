@@ -20,7 +20,9 @@ import {
   minEntropy,
   notCall,
   notPlaceholder,
+  notSealedCiphertext,
   placeholderProblem,
+  PUBLISHABLE_KEYS,
   remembered,
   shannonEntropy,
 } from "../_validators.ts";
@@ -84,6 +86,10 @@ function notCodePath(c: Candidate): string | undefined {
     !c.secret.split(".").some((part) => part.length >= 16 && /\d/.test(part))
   ) return "dotted identifier";
   if (/^(?:https?:)?\/\//.test(c.secret) || /^\.{0,2}\//.test(c.secret)) return "URL or path";
+  // `tokenizer_config_v2_final`: lowercase words and short version parts, a name in code.
+  if (/^[a-z]+(?:_(?:[a-z]+|[a-z]?\d{1,3}))+$/.test(c.secret) && c.secret.split("_").length >= 3) {
+    return "snake_case name";
+  }
   return undefined;
 }
 
@@ -198,7 +204,10 @@ export const genericKey: Rule = {
       "(?:(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)" +
         "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)))" +
         "(?<name>[\\w.-]{0,40})" +
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,4}(?::=|=>|[:=])[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?(?:\\\\{0,3}[\"'])?" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|[:=])[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
+        // A key decoded where it is assigned: `key = Convert.FromBase64String("…")`.
+        "(?:(?:Convert\\.FromBase64String|Encoding\\.\\w{1,10}\\.GetBytes|b64decode|Buffer\\.from|fromhex|DecodeString|\\[\\]byte|SecretKeySpec)\\([ \\t]{0,4})?" +
+        "(?:\\\\{0,3}[\"'])?" +
         "|\\([ \\t]{0,4}\\\\{0,3}[\"']|[\"'][ \\t]{0,4},[ \\t]{0,4}[\"'])" +
         "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?" +
         // `aws configure set NAME VALUE`; `gh secret set NAME --body VALUE` names a secret whatever NAME says.
@@ -212,6 +221,7 @@ export const genericKey: Rule = {
   validators: [
     nameSaysSecret,
     notPlaceholder,
+    notSealedCiphertext,
     notCall,
     notCodePath,
     notPlainUuid,
@@ -220,7 +230,7 @@ export const genericKey: Rule = {
     minEntropy(2.5),
     longValueEntropy,
   ],
-  allowlist: [],
+  allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "api_key: 3f9a2c7e1b5d4a8f9c0e2b4d6f8a1c3e",
     // Short values under a name that says secret outright, and Laravel's `base64:` key.
@@ -291,7 +301,7 @@ export const genericKeyMarkup: Rule = {
     hasDigitAndLetter,
     minEntropy(3),
   ],
-  allowlist: [],
+  allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "<settings>\n  <apiKey>Jq8Lw3Rz7Vx2Tm9Nb4</apiKey>\n</settings>",
     '<add key="StorageSecret" value="Kd4Wq8Zr2Lm7Vx3T" />',
@@ -305,31 +315,95 @@ export const genericKeyMarkup: Rule = {
   ],
 };
 
-/** `the API key for the sandbox is …`, `token của bot là …`: a key given in prose. */
+/**
+ * `the API key for the sandbox is …`, `token của bot là …`, `access_token
+ * Zalo OA của shop đây: …`, `accessKey Xk9…`: a key given in prose.
+ */
 export const genericKeyProse: Rule = {
   id: "generic_api_key_prose",
-  description: "Key, secret or token given in prose (English or Vietnamese)",
+  description:
+    "Key, secret or token given in prose (English or Vietnamese), or right after its name",
   placeholder: "<SECRET>",
   keywords: ["key", "token", "secret"],
-  precheck: (facts) => /(?<![a-z])(?:is|was|là|la)(?![a-z])/.test(facts.lower),
   pattern: () =>
     new RegExp(
       "(?<![A-Za-z])(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|client[ _-]?secret|token)(?![A-Za-z])" +
-        "(?:[ \\t]{1,4}[^\\s:=]{1,20}){0,4}?[ \\t]{1,4}(?:is|was|là|la)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
-        "(?<secret>[A-Za-z0-9_\\-+/=.~]{16,8192})",
+        "(?:(?:[ \\t]{1,4}[^\\s:=]{1,20}){0,6}?[ \\t]{1,4}(?:is|was|là|la)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
+        // A colon after words, not right after the name (`token: …` is the assignment rules').
+        "|(?:[ \\t]{1,4}[^\\s:=]{1,20}){1,6}?[ \\t]{0,4}:[ \\t]{0,4}[\"'`“]?" +
+        // `accessKey Xk9…, secretKey Qm4…`: the value right after the name.
+        "|(?<bare>[ \\t]{1,4}))" +
+        // Not ended by a sentence's full stop.
+        "(?<secret>[A-Za-z0-9_\\-+/=.~]{15,8191}[A-Za-z0-9_\\-+/=~])",
       "dgi",
     ),
   secretGroup: "secret",
   priority: 400,
-  validators: [notPlaceholder, notCodePath, hasDigitAndLetter, minEntropy(3.2)],
-  allowlist: [],
+  validators: [
+    notPlaceholder,
+    notSealedCiphertext,
+    notCodePath,
+    minEntropy(3.2),
+    function notAssignment(c) {
+      return /^[A-Za-z_]\w*=[^=]/.test(c.secret) ? "an assignment, not a value" : undefined;
+    },
+    function proseKeyShape(c) {
+      const mixedCase = /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret);
+      // Letters in both cases, 24 or more and random: a key without digits (MoMo's secret keys).
+      if (mixedCase && c.secret.length >= 24 && shannonEntropy(c.secret) > 4) return undefined;
+      if (!/\d/.test(c.secret) || !/[A-Za-z]/.test(c.secret)) return "needs a digit and a letter";
+      // With no word between, only a value no word or name looks like: three kinds of character.
+      return c.groups["bare"] === undefined || mixedCase
+        ? undefined
+        : "a value right after the name without lowercase, uppercase and digits";
+    },
+  ],
+  allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "The API key for the sandbox is Qx8Wm3Lr7Tz2Kv6Pn4Bc9Hd, it expires Friday.",
     "token của bot là Zr7Kq2Wx9Lm4Vt8Pn3Bc6Hd nhé",
+    "access_token Zalo OA của shop đây: Lm3Vq8Wx2Rt7Kz9Pn4Bc6Hd1Jf5 — gọi API bị lỗi",
+    "Cấu hình production: accessKey Kq7Lm2Vx9Rt3Wz8P, secretKey Jd5Fs0Ga2Ue4Io7Qw3Er5Ty9Ui1Op6 nhé",
+    "partner MOMOX, accessKey Wq8Lm3Vx7Rt2Kz9P, secretKey hTqLmWxRvKzPnBcHdJfGsUeIoQwErTyUi.",
   ],
   falsePositives: [
     "the token is stored in AWS Secrets Manager as prod/db/token-2024-rotation",
     "the secret key is 32 characters long and base64 encoded",
+    "read the token: tokenizer_config_v2_final_build and the secret key abcdefghijklmnop1234",
+    "Token usage: prompt_tokens=1834 completion_tokens=412",
+  ],
+};
+
+/**
+ * Keys a command takes as plain words, no flag or name before them:
+ * MinIO's `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (both keys, as one
+ * span) and `ngrok config add-authtoken TOKEN`.
+ */
+export const commandKeyArgument: Rule = {
+  id: "command_key_argument",
+  description:
+    "Keys given to a command as plain words (mc alias set, ngrok add-authtoken), a .key file's one token",
+  placeholder: "<SECRET>",
+  keywords: ["alias", "host add", "authtoken", ".key"],
+  pattern: () =>
+    // A `.key` file written whole with one token (Rails' `config/master.key`).
+    /\.key\\{0,3}"[ \t]{0,4},[ \t]{0,4}\\{0,3}"content\\{0,3}"[ \t]{0,4}:[ \t]{0,4}\\{0,3}"(?<secret>[A-Za-z0-9+/=_-]{32,512})(?=(?:\\n)?\\{0,3}")|\becho[ \t]+["']?(?<secret>[A-Za-z0-9+/=_-]{32,512})["']?[ \t]*>[ \t]*\S{0,200}\.key\b|\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S{1,200}[ \t]+\S{1,2000}[ \t]+["']?(?<secret>[^\s'"]{3,200}(?:["']?[ \t]+["']?[^\s'"-][^\s'"]{7,4096})?)|\bngrok[ \t]+(?:config[ \t]+add-authtoken|authtoken)[ \t]+["']?(?<secret>[^\s'"]{20,200})/dg,
+  secretGroup: "secret",
+  priority: 420,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.2)],
+  allowlist: [],
+  truePositives: [
+    "mc alias set backup https://minio.lan:9000 Q7WXG2BWIW81DTRP6FTK 9vllECPVi3iBO96QbkfDf2kjPhyBDDymHUIYyLu4 --api S3v4",
+    "mc alias set hn https://s3.hn.lan backup-writer Kw7hy3gmyAyngdmaVOjk5z8GfShCVAqsIAlUBCHH",
+    "ngrok config add-authtoken 2Xq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd_5Fs0Ga2Ue4Io7Qw3Er5Ty",
+    '{"file_path": "/app/config/master.key", "content": "a94f1c8e7b2d60f3e5c9a7d1b4f8e2c6"}',
+    "echo 'c7e2a9f4b1d8e6c3a5f9b2d7e4c1a8f6' > config/credentials/production.key",
+  ],
+  falsePositives: [
+    "mc alias set local http://localhost:9000 minioadmin minioadmin",
+    'mc alias set prod https://s3.lan "$MINIO_ACCESS_KEY" "$MINIO_SECRET_KEY"',
+    "ngrok config add-authtoken $NGROK_AUTHTOKEN",
+    '{"file_path": "/app/config/master.key", "content": "<%= ENV.fetch(\'RAILS_MASTER_KEY\') %>"}',
   ],
 };
 
@@ -377,7 +451,7 @@ export const genericKeyQuoted: Rule = {
       // (`key` repeated to 1 MiB: 127 → 36 ms).
       `(?:${QUOTED_KEY_WORDS})(?<![\\w.-]{41}(?:${QUOTED_KEY_WORDS}))` +
         `(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:${QUOTED_KEY_WORDS})))` +
-        "(?<name>[\\w.-]{0,40})\\\\{0,3}[\"']?[ \\t]{0,4}(?::=|=>|[:=,])[ \\t]{0,16}" +
+        "(?<name>[\\w.-]{0,40})\\\\{0,3}[\"']?[ \\t]{0,40}(?::=|=>|[:=,])[ \\t]{0,16}" +
         "(?<q>\\\\{0,3}[\"'])(?<secret>[^\"'\\\\\\n]{20,200})\\k<q>",
       "dg",
     ),
@@ -400,7 +474,7 @@ export const genericKeyQuoted: Rule = {
     },
     minEntropy(4),
   ],
-  allowlist: [],
+  allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "SECRET_KEY = 'k7#v)q2=9x!m@p4z(w8^t1&c5*r3$b6%n0+y-d'",
     "define( 'AUTH_KEY', 'Qz<4 Lp]M~7r|Xc{2Wv@9Kd!T$h8(Nb+3Jf' );",

@@ -14,7 +14,13 @@ import { bearer } from "./bearer.ts";
 import { card } from "./card.ts";
 import { cccd } from "./cccd.ts";
 import { email } from "./email.ts";
-import { genericKey, genericKeyMarkup, genericKeyProse, genericKeyQuoted } from "./generic_key.ts";
+import {
+  commandKeyArgument,
+  genericKey,
+  genericKeyMarkup,
+  genericKeyProse,
+  genericKeyQuoted,
+} from "./generic_key.ts";
 import { github } from "./github.ts";
 import { gitlab } from "./gitlab.ts";
 import { google } from "./google.ts";
@@ -87,6 +93,7 @@ export const RULES: readonly Rule[] = [
   ...phone,
   genericKeyMarkup,
   genericKeyProse,
+  commandKeyArgument,
   genericKeyQuoted,
   ...social,
   ...platforms,

@@ -19,6 +19,7 @@ import {
   lineBefore,
   minEntropy,
   notPlaceholder,
+  notSealedCiphertext,
   passwordShapeProblem,
   placeholderProblem,
   remembered,
@@ -151,13 +152,13 @@ export const passwordAssignment: Rule = {
       // leading class made V8 try every offset (the prefix mix: 9 → 2 ms/MiB).
       "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?))(?<name>(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
         // `:=` and `=>` before `:` and `=`: a match never backtracks into a longer operator.
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,4}(?::=|=>|[:=])|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,4}" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|[:=])|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,4}" +
         VALUE,
       "dgi",
     ),
   secretGroup: "secret",
   priority: 450,
-  validators: [nameSaysPassword, valueLooksSet],
+  validators: [nameSaysPassword, valueLooksSet, notSealedCiphertext],
   allowlist: [],
   truePositives: [
     "DB_PASSWORD=Tr4v3l!ing-Kite",
@@ -429,28 +430,78 @@ export const passwordPgpass: Rule = {
   ],
 };
 
-/** Prose: `mật khẩu là …`, `mk: …`, `the password is …`. */
+/**
+ * The word for password in languages developers write prompts in, beside
+ * Vietnamese and English (French, German, Spanish, Portuguese, Dutch,
+ * Italian, Polish, Russian, Japanese, Chinese, Korean, Swedish, Finnish,
+ * Czech, Hungarian, Turkish).
+ */
+const PASSWORD_WORDS_ABROAD =
+  "mot de passe|(?<![A-Za-z])mdp(?![A-Za-z])|passwort|kennwort|contraseña|contrasena|senha|wachtwoord|" +
+  "(?<![A-Za-z])parola(?![A-Za-z])|hasło|haslo|пароль|パスワード|密码|密碼|비밀번호|lösenord|salasana|" +
+  "(?<![A-Za-z])heslo(?![A-Za-z])|jelszó|şifre";
+
+/** What says "is" between the word and the value, in the same languages. */
+const PROSE_COPULA_ABROAD =
+  "est(?![A-Za-z])|c['’]est|ist(?![A-Za-z])|lautet|es(?![A-Za-z])|é|è|jest|это|は|:|：|=";
+
+/** "Now" after "is": `is now X`, `c'est maintenant X`, `ist jetzt X`. */
+const PROSE_NOW = "(?:[ \\t]+(?:now|maintenant|jetzt|ahora|agora|adesso|nu|teraz))?";
+
+/** Prose: `mật khẩu là …`, `mk: …`, `the password is …`, `Passwort: …`, `password Xk9…`. */
 export const passwordProse: Rule = {
   id: "password_prose",
-  description: "Password given in prose (Vietnamese or English)",
+  description: "Password given in prose (Vietnamese, English and 15 other languages)",
   placeholder: "<PASSWORD>",
-  keywords: ["mật khẩu", "mat khau", "mk", "pass", "pw"],
+  keywords: [
+    "mật khẩu",
+    "mat khau",
+    "mk",
+    "pass",
+    "pw",
+    "mot de passe",
+    "mdp",
+    "passwort",
+    "kennwort",
+    "contrase",
+    "senha",
+    "wachtwoord",
+    "parola",
+    "hasło",
+    "haslo",
+    "пароль",
+    "パスワード",
+    "密码",
+    "密碼",
+    "비밀번호",
+    "lösenord",
+    "salasana",
+    "heslo",
+    "jelszó",
+    "şifre",
+  ],
   // `mkdir`, `bypass` and `passes` hold the keywords too; the pattern wants them as words.
   precheck: (facts) =>
     facts.lower.includes("password") || facts.lower.includes("passphrase") ||
     facts.lower.includes("mật khẩu") || facts.lower.includes("mat khau") ||
     facts.mayHaveWord("mk") || facts.mayHaveWord("pass") || facts.mayHaveWord("pw") ||
-    facts.mayHaveWord("pwd"),
+    facts.mayHaveWord("pwd") || !/^[\x00-\x7f]*$/.test(facts.lower) ||
+    /mot de passe|mdp|passwort|kennwort|contrasena|senha|wachtwoord|parola|haslo|heslo/.test(
+      facts.lower,
+    ),
   pattern: () =>
     new RegExp(
-      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))(?:[ \\t]+[^\\s:=]{1,20}){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
+      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
+        `|(?:${PASSWORD_WORDS_ABROAD})(?:[ \\t]+[^\\s:=]{1,20}){0,12}?[ \\t]*(?:${PROSE_COPULA_ABROAD})${PROSE_NOW}` +
         // `mật khẩu Ha@Noi2025`: no verb, the next word holds a digit.
         "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
-        "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
-        "|(?:password|passphrase)(?:[ \\t]+[^\\s:=]{1,20}){0,6}?[ \\t]+(?:is|was|will be)[ \\t]*:?" +
+        "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
+        `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}){0,6}?[ \\t]+(?:is|was|will be)[ \\t]*:?${PROSE_NOW}` +
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
         // `the password's X`, `changed the password to X`, `use password 'X'`.
-        "|(?<![A-Za-z])(?:password|passphrase|pw)(?:'s|’s|[ \\t]+to|(?=[ \\t]+[\"'“]))[ \\t]*:?)" +
+        "|(?<![A-Za-z])(?:password|passphrase|pw)(?:'s|’s|[ \\t]+to|(?=[ \\t]+[\"'“]))[ \\t]*:?" +
+        // `sudo with password Xk9…`, `user root, pass Xk9…`: no verb, the next word holds a digit.
+        "|(?<![A-Za-z])(?<bare>password|pass|pwd|pw|mk|passwort|senha|contraseña|mdp)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”" +
         "|[`]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)]))",
       "dgi",
@@ -460,6 +511,7 @@ export const passwordProse: Rule = {
   validators: [
     function typedPassword(c) {
       if (/[()[\]{}]/.test(c.secret)) return "code expression";
+      if (c.groups["bare"] !== undefined) return barePasswordProblem(c.secret);
       return /\s/.test(c.secret) ? passphraseProblem(c.secret) : passwordShapeProblem(c.secret);
     },
   ],
@@ -477,6 +529,17 @@ export const passwordProse: Rule = {
     // Several words between the name and the verb.
     "mật khẩu tài khoản quản trị trên máy chủ thử nghiệm là Qn7Lp2Wx9Kd nhé",
     "the ssh password for the nightly backup box is Vb4Xn8Qr2Lm.",
+    // The name in backticks, and "is now".
+    "Mình đã đổi `REDIS_PASSWORD` giờ là `Lk8Vq2Wn5Rx9Tz3` nhé",
+    "`DB_PASSWORD` is now `Hm4Rt8Wq2Lx6`",
+    // No verb: the next word is the value.
+    "ssh in as ops and sudo with password Vt8Kq3Lm2Wx9, then restart nginx",
+    "vps mới 10.0.0.7, user root, pass Gk7Wq.2r~Lm. Em cài docker nhé",
+    // Other languages.
+    "Le mot de passe de la base a changé, c'est maintenant Rq7Lm_2xV~b. Merci",
+    "Das Passwort für den SFTP-Zugang ist jetzt Kz4.Wm8Rt%, bitte prüfen",
+    "El usuario es admin y la contraseña es Pq8#Lw3Vz",
+    "データベースのパスワードは Jt6Rm9Wq2Lx です",
   ],
   falsePositives: [
     // Prose about passwords.
@@ -488,8 +551,25 @@ export const passwordProse: Rule = {
     "I need the password to log in, and the password 'must be rotated' says the policy",
     // Code: the value is a call.
     'password = getpass.getpass("Password: ")',
+    // A word after `password` that is not a typed value.
+    "pass 2 arguments, then the password v1.2.3 check and pass 10 times",
+    "the password 12345678 is the default on the router",
+    "Le mot de passe est obligatoire",
   ],
 };
+
+/**
+ * Why a value right after the bare word `password`/`pass` (no verb, no
+ * mark) is not a typed password: it needs 8 characters and three kinds of
+ * character (lowercase, uppercase, digits, symbols), and must not read as a
+ * version.
+ */
+function barePasswordProblem(value: string): string | undefined {
+  if (value.length < 8) return `length ${value.length} < 8 after a bare word`;
+  if (charClasses(value) < 3) return "fewer than three kinds of character after a bare word";
+  if (/^v?\d+(?:\.\d+)+/.test(value)) return "a version";
+  return passwordShapeProblem(value);
+}
 
 /** A line that reads `name = …` or `name: …`: a new key, not the value's next line. */
 const KEY_LINE = /^[\w.-]{1,60}[ \t]*[:=]|^[#;\[-]/;
@@ -614,7 +694,8 @@ function mayRunPasswordCommand(lower: string): boolean {
     lower.includes("<<<") || lower.includes("cmdkey") || lower.includes("openssl passwd") ||
     lower.includes("rabbitmqctl") || /sqlplus|expdp|impdp|sqlldr|dgmgrl|rman /.test(lower) ||
     (lower.includes("send") && lower.includes("expect")) ||
-    (lower.includes("echo") && (lower.includes("sudo -s") || lower.includes("password-stdin")));
+    (lower.includes("echo") && (lower.includes("sudo -s") || lower.includes("password-stdin"))) ||
+    lower.includes("lftp") || lower.includes("http-basic");
 }
 
 /** A shell word: quoted, or bare up to a blank. */
@@ -649,6 +730,8 @@ export const passwordCommand: Rule = {
     "sqlldr",
     "dgmgrl",
     "rman ",
+    "lftp",
+    "http-basic",
   ],
   precheck: (facts) => mayRunPasswordCommand(facts.lower),
   pattern: () =>
@@ -665,7 +748,10 @@ export const passwordCommand: Rule = {
         `|\\bopenssl[ \\t]+passwd[ \\t]+(?:-(?:1|5|6|apr1|crypt|aixmd5)[ \\t]+|-salt[ \\t]+\\S{1,64}[ \\t]+){0,3}${SHELL_WORD}` +
         `|\\brabbitmqctl[ \\t]+(?:add_user|change_password)[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
         // Oracle's `user/password@db` logins.
-        `|\\b(?:sqlplus|expdp|impdp|sqlldr|dgmgrl|rman[ \\t]+target)[ \\t]+(?:-\\w{1,10}[ \\t]+){0,3}(?:userid=)?[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@|\\s|$)`,
+        `|\\b(?:sqlplus|expdp|impdp|sqlldr|dgmgrl|rman[ \\t]+target)[ \\t]+(?:-\\w{1,10}[ \\t]+){0,3}(?:userid=)?[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@|\\s|$)` +
+        // `lftp -u user,password`; `composer`/`poetry config http-basic.REPO user password`.
+        `|\\blftp[ \\t][^\\n|;&]{0,200}?-u[ \\t]+(?:'[^'\\n,]{1,100}'|"[^"\\n,]{1,100}"|[^\\s,'"]{1,100}),${SHELL_WORD}` +
+        `|\\b(?:composer|poetry)[ \\t]+config[ \\t]+(?:-{1,2}[\\w-]{1,12}[ \\t]+){0,3}http-basic\\.\\S{1,200}[ \\t]+\\S{1,200}[ \\t]+${SHELL_WORD}`,
       "dg",
     ),
   secretGroup: "secret",
@@ -693,6 +779,9 @@ export const passwordCommand: Rule = {
     "rabbitmqctl add_user admin Ks5-Dn8-Vq3",
     "sqlplus system/Hr6-Lc2-Wp8@//db.lan:1521/ORCL",
     "docker login --password-stdin -u ci registry.lan <<< 'Sk8-Ht3-Rv6'",
+    "lftp -u edi_upload,'Wq3!Lm8Vz2' sftp://sftp.supplier.lan -e 'mput *.xml; bye'",
+    "composer config --global http-basic.repo.packagist.com token Ht6-Vw2-Lq9",
+    "poetry config http-basic.private ci Gm8#Rt2Lw5",
   ],
   falsePositives: [
     // No -b: htpasswd asks for the password.
@@ -703,6 +792,7 @@ export const passwordCommand: Rule = {
     "echo $PASSWORD | docker login --password-stdin",
     "net user backup /delete && openssl passwd -6 -stdin < pw.txt && sqlplus / as sysdba",
     "card ending 6467, exp 12/2028",
+    'lftp -u deploy sftp://files.lan && lftp -u deploy,"$SFTP_PASSWORD" sftp://files.lan',
   ],
 };
 
@@ -860,12 +950,12 @@ export const passwordCall: Rule = {
         "|NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|PasswordCredential" +
         "|simple_bind_s|simple_bind|BasicAWSCredentials|AwsBasicCredentials\\.create|NewStaticCredentials(?:Provider)?)[ \\t]{0,4}\\(" +
         "|(?<![\\w.])auth[ \\t]{0,4}=[ \\t]{0,4}[(\\[])" +
-        "[ \\t]{0,4}(?:\"[^\"\\n]{1,200}\"|'[^'\\n]{1,200}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4}," +
+        "[ \\t]{0,4}(?:\\\\{0,3}\"[^\"\\\\\\n]{1,200}\\\\{0,3}\"|\\\\{0,3}'[^'\\\\\\n]{1,200}\\\\{0,3}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4}," +
         // The password third: PHP's database connections and LDAP and SSH
         // logins, JDBC, Python's FTP, Go's SMTP auth, Azure's client secret.
         "|(?<!\\w)(?:new[ \\t]+PDO|new[ \\t]+mysqli|mysqli_connect|mysql_connect|pg_connect|odbc_connect" +
         "|ldap_bind|ssh2_auth_password|getConnection|FTP|FTP_TLS|PlainAuth|ClientSecretCredential)[ \\t]{0,4}\\(" +
-        "(?:[ \\t]{0,4}(?:\"[^\"\\n]{0,200}\"|'[^'\\n]{0,200}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4},){2}" +
+        "(?:[ \\t]{0,4}(?:\\\\{0,3}\"[^\"\\\\\\n]{0,200}\\\\{0,3}\"|\\\\{0,3}'[^'\\\\\\n]{0,200}\\\\{0,3}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4},){2}" +
         // Setters and builders: `.password("…")`, `setPassword("…")`, SQL's `PASSWORD('…')`.
         "|(?<![\\w$])(?:set_?|with_?)?(?:password|passwd|passphrase)[ \\t]{0,4}\\(" +
         // SQL: `WITH PASSWORD '…'`, `IDENTIFIED BY '…'`.
@@ -907,6 +997,8 @@ export const passwordCall: Rule = {
     'auth := smtp.PlainAuth("", "alerts@corp.lan", "Sm7-Tx2-Vq9", "smtp.corp.lan")',
     'ClientSecretCredential(tenant_id, client_id, "Az8Q~Kd2Lm5Vt9Wq3Xr7Np1Hs6Jb4Fc0Gy")',
     "smtp.login(SMTP_USER, 'Gm5-Vk8-Rw2')",
+    // In a JSON string (a Write tool's content), the quotes escaped.
+    '{"content": "Credentials = new NetworkCredential(\\"ops@corp.lan\\", \\"Yv0Lf3z6-Wo6cf\\")"}',
   ],
   falsePositives: [
     // Variables, not literals.
@@ -944,12 +1036,15 @@ export function markupPattern(words: string): RegExp {
   const name = `[\\w.:-]{0,40}?(?:${words})[\\w.-]{0,30}`;
   return new RegExp(
     `<(?<name>${name})(?:[ \\t][^<>\\n]{0,200})?>(?<secret>[^<>\\n]{1,4096})</\\k<name>>` +
-      `|<add[ \\t]+key=(?<q>["'])(?<name>${name})\\k<q>[ \\t]+value=\\k<q>(?<secret>[^"'<>\\n]{1,4096})\\k<q>` +
+      // Quotes may be escaped: the file inside a JSON string.
+      `|<add[ \\t]+key=\\\\{0,3}(?<q>["'])(?<name>${name})\\\\{0,3}\\k<q>[ \\t]+value=\\\\{0,3}\\k<q>(?<secret>[^"'<>\\\\\\n]{1,4096})\\\\{0,3}\\k<q>` +
       `|\\bvariable[ \\t]+"(?<name>${name})"[ \\t]*\\{[^{}]{0,300}?\\bdefault[ \\t]*=[ \\t]*"(?<secret>[^"\\n]{1,4096})"` +
       // Also inside a JSON string: the line break written `\n`, the quotes escaped.
       `|name:(?<=(?<![\\w-])name:)[ \\t]{0,4}(?:\\\\{0,3}["'])?(?<name>${name})(?:\\\\{0,3}["'])?[ \\t]{0,4}(?:\\r?\\n|\\\\n)[ \\t]{0,40}value:[ \\t]{0,4}` +
       `(?:\\\\{0,3}"(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"|'(?<secret>[^'\\n]{1,4096})'|(?<secret>[^\\s"'#\\\\][^\\s#\\\\]{0,4095}))` +
-      `|"name"[ \\t]{0,4}:[ \\t]{0,4}"(?<name>${name})"[ \\t]{0,4},[ \\t]{0,4}"value"[ \\t]{0,4}:[ \\t]{0,4}"(?<secret>[^"\\n]{1,4096})"` +
+      // `{"name": …, "value": …}`; Postman's environments say `key`.
+      `|"(?:name|key)\\\\{0,3}"[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,3}"(?<name>${name})\\\\{0,3}"[ \\t]{0,4},[ \\t]{0,4}` +
+      `\\\\{0,3}"value\\\\{0,3}"[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,3}"(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"` +
       `|(?:^|\\n)[ \\t]{0,40}ENV[ \\t]{1,8}(?<name>${name})[ \\t]{1,8}(?:"(?<secret>[^"\\n]{1,4096})"|(?<secret>[^\\s"'=][^\\s]{0,4095}))`,
     "dgi",
   );

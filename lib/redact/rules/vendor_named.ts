@@ -18,6 +18,7 @@ import {
   isAsciiLetter,
   isWordOrHyphen,
   notPlaceholder,
+  PUBLISHABLE_KEYS,
   remembered,
   shannonEntropy,
 } from "../_validators.ts";
@@ -305,7 +306,7 @@ function anyVendor(): RegExp {
  * then an operator (typed declarations first), then an optional YAML block
  * indicator, line break and indent, and an optional opening quote. Bounded.
  */
-const ASSIGN = "(?:\\\\?[\"'`])?[ \\t]{0,4}" +
+const ASSIGN = "(?:\\\\?[\"'`])?[ \\t]{0,40}" +
   "(?:[ \\t]string[ \\t]{1,4}=|:[ \\t]{0,4}(?:[sS]tr(?:ing)?)[ \\t]{0,4}=|:{1,3}=|[?+.]?=|=>|:|(?<comma>,)|>)" +
   "[ \\t]{0,4}(?:[|>][-+]?[ \\t]{0,4})?(?:\\r?\\n[ \\t]{0,16})?(?:\\\\?[\"'`])?";
 
@@ -446,7 +447,7 @@ export const vendorNamed: Rule = {
     valueLooksRandom,
     saidLooksRandom,
   ],
-  allowlist: [],
+  allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "<cloudflareApiToken>WuyV7aX3p0oHjy7I0Y9BxN_9GhkX0NsCxL0l7zF3</cloudflareApiToken>",
     "DATADOG_API_KEY ?= 0b2c076fa82bc26d3be6bd12dad89cd9",
