@@ -55,8 +55,9 @@ export const UNINSTALL_SPEC: CommandSpec = {
        deno task uninstall --user
 
 Removes exactly the entries install added; the rest of the file stays byte for byte.
-A settings file install created is deleted again, and the .claude folder with it when
-that leaves it empty.
+A settings file install created is deleted again (and the .claude folder, when install
+created it and it is left empty), unless you have edited it since; a file you had,
+even an empty one or {}, is given back as it was (docs/cli.md).
 
 ${SCOPES}
 

@@ -191,17 +191,31 @@ export interface WriteResult {
   createdDir: boolean;
 }
 
+/** Options for {@linkcode writeSettingsAtomic}. */
+export interface WriteOptions {
+  /**
+   * The mode of a new file (an existing file keeps its own).
+   *
+   * @default {0o644}
+   */
+  mode?: number;
+}
+
 /**
  * Writes `text` to `path` atomically: a new temporary file in the same
  * folder (created exclusively, so never through a planted link), given the
  * old file's mode, then renamed over it. Creates the folder (only the last
  * level, `.claude`) when missing, and checks it again afterwards.
  */
-export function writeSettingsAtomic(path: string, text: string): WriteResult {
+export function writeSettingsAtomic(
+  path: string,
+  text: string,
+  options: WriteOptions = {},
+): WriteResult {
   const dir = path.slice(0, path.lastIndexOf("/"));
   const createdDir = ensureDir(dir);
   checkClaudeDir(dir);
-  let mode = 0o644;
+  let mode = options.mode ?? 0o644;
   try {
     const info = Deno.lstatSync(path);
     if (info.isSymlink) throw new UserError(`${path} is a symlink; replace it with a regular file`);
@@ -240,13 +254,18 @@ export function ensureDir(dir: string): boolean {
 }
 
 /**
- * Deletes a settings file (a regular file, checked again) and then its
- * folder when that leaves the folder empty; whether the folder went too.
+ * Deletes a settings file (a regular file, checked again) and then, when
+ * `removeEmptyDir` says so, its folder when that leaves the folder empty;
+ * whether the folder went too.
  */
-export function removeSettingsFile(path: string): { removedDir: boolean } {
+export function removeSettingsFile(
+  path: string,
+  options: { removeEmptyDir: boolean },
+): { removedDir: boolean } {
   const info = Deno.lstatSync(path);
   if (!info.isFile) throw new UserError(`${path} is not a regular file; left as it is`);
   Deno.removeSync(path);
+  if (!options.removeEmptyDir) return { removedDir: false };
   const dir = path.slice(0, path.lastIndexOf("/"));
   try {
     if ([...Deno.readDirSync(dir)].length > 0) return { removedDir: false };

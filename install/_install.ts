@@ -19,6 +19,14 @@ import {
   writeSettingsAtomic,
 } from "./_files.ts";
 import type { ScopeArgs } from "./_commands.ts";
+import {
+  entryFor,
+  holdsNothing,
+  isAsWritten,
+  readRecord,
+  recordDir,
+  writeRecord,
+} from "./_created.ts";
 
 /** Seconds Claude Code lets one hook run: caps a hang, never a normal run (tens of ms). */
 export const HOOK_TIMEOUT_SECONDS = 5;
@@ -76,9 +84,6 @@ export interface CommandOutput {
   lines: string[];
 }
 
-/** The text `uninstall` leaves of a file `install` created: such a file is deleted instead. */
-const CREATED_FILE_REMAINS = "{}\n";
-
 /**
  * A note when the hooks would run a deno binary inside npx's cache, which
  * npm may clean at any time (every hook then fails and Claude Code shows
@@ -90,7 +95,9 @@ export function npxCacheNote(denoPath: string): string | undefined {
 }
 
 /**
- * `install`: adds or updates our four entries in the scope's settings file.
+ * `install`: adds or updates our four entries in the scope's settings file,
+ * and records it in the installer's record (`_created.ts`) when it created
+ * the file or found it holding nothing, so that `uninstall` can give that back.
  *
  * @throws {UserError} for anything the user can fix; nothing is written then.
  */
@@ -117,7 +124,24 @@ export function runInstall(
   if (result.changes.length === 0) {
     return { lines: [`already installed in ${target.settingsFile}`, ...notes] };
   }
-  writeSettingsAtomic(target.settingsFile, result.text);
+  const file = target.settingsFile;
+  const folder = recordDir(env);
+  // A file that held nothing (or none) uninstall gives back whole; any other loses only our entries.
+  const givenBackWhole = before === undefined || holdsNothing(before);
+  const record = readRecord(folder, { create: givenBackWhole });
+  const previous = record.get(file);
+  const ours = previous !== undefined && before !== undefined &&
+    isAsWritten(previous, file, before);
+  const { createdDir } = writeSettingsAtomic(file, result.text);
+  // Still what install first found, when the file is the one install wrote last.
+  const origin = ours
+    ? { before: previous.before, createdDir: previous.createdDir }
+    : givenBackWhole
+    ? { before: before ?? null, createdDir }
+    : undefined;
+  if (origin === undefined) record.delete(file);
+  else record.set(file, entryFor(file, result.text, origin));
+  if (origin !== undefined || previous !== undefined) writeRecord(folder, record);
   const replaced = result.changes.some((change) => change.startsWith("replaced"));
   const head = before === undefined
     ? `installed: created ${target.settingsFile}`
@@ -128,9 +152,12 @@ export function runInstall(
 }
 
 /**
- * `uninstall`: removes exactly our entries from the scope's settings file;
- * deletes the file when nothing but what install created is left, and the
- * `.claude` folder when that leaves it empty.
+ * `uninstall`: removes exactly our entries from the scope's settings file.
+ * A file the installer's record says install created, still as install last
+ * wrote it, is deleted instead (and the `.claude` folder when install created
+ * that too and it is left empty); one that held nothing (blank, or `{}` laid
+ * out any way) gets its exact text back. Any other file keeps every byte but
+ * our entries, even when only `{}` is left.
  *
  * @throws {UserError} for anything the user can fix; nothing is written then.
  */
@@ -150,22 +177,31 @@ export function runUninstall(
   if (result.removed.length === 0) {
     return { lines: [`not installed in ${target.settingsFile}; nothing to remove`] };
   }
-  const head =
-    `uninstalled from ${target.settingsFile}: removed ${result.removed.length} entries (${
-      result.removed.join(", ")
-    })`;
-  if (result.text !== CREATED_FILE_REMAINS) {
-    writeSettingsAtomic(target.settingsFile, result.text);
-    return { lines: [head] };
+  const file = target.settingsFile;
+  const folder = recordDir(env);
+  const record = readRecord(folder, { create: false });
+  const entry = record.get(file);
+  const head = `uninstalled from ${file}: removed ${result.removed.length} entries (${
+    result.removed.join(", ")
+  })`;
+  const lines = [head];
+  if (
+    entry === undefined || !isAsWritten(entry, file, before) ||
+    !holdsNothing(result.text)
+  ) {
+    writeSettingsAtomic(file, result.text);
+  } else if (entry.before !== null) {
+    writeSettingsAtomic(file, entry.before);
+  } else {
+    const { removedDir } = removeSettingsFile(file, { removeEmptyDir: entry.createdDir });
+    lines.push(`  deleted ${file}: nothing else was in it`);
+    if (removedDir) lines.push(`  deleted ${target.claudeDir}: nothing else was in it`);
   }
-  const { removedDir } = removeSettingsFile(target.settingsFile);
-  return {
-    lines: [
-      head,
-      `  deleted ${target.settingsFile}: nothing else was in it`,
-      ...(removedDir ? [`  deleted ${target.claudeDir}: nothing else was in it`] : []),
-    ],
-  };
+  if (entry !== undefined) {
+    record.delete(file);
+    writeRecord(folder, record);
+  }
+  return { lines };
 }
 
 /** Runs an edit, turning a {@linkcode SettingsError} into a `file:line:col` {@linkcode UserError}. */

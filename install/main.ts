@@ -21,7 +21,7 @@
  *
  * | command | runs as | grants | why |
  * | --- | --- | --- | --- |
- * | install, uninstall | set `installer` starts `install/start.ts`, which runs this file with `installPermissionFlags` | launcher: read, env (paths), `run=deno`; editor: read the project and its `.claude`, write only that `.claude` folder (or `~/.claude`), env: the path variables | the folder depends on the command line and `$HOME`, which a named set cannot spell; writes go only through `writeSettingsAtomic` |
+ * | install, uninstall | set `installer` starts `install/start.ts`, which runs this file with `installPermissionFlags` | launcher: read, env (paths), `run=deno`; editor: read the project and its `.claude`, write only that `.claude` folder (or `~/.claude`) and the installer's record folder (`<runtime dir>/installer`), env: the path variables | the folders depend on the command line, `$HOME` and `$XDG_STATE_HOME`, which a named set cannot spell; writes go only through `writeSettingsAtomic` |
  * | status | the same launcher, with `statusPermissionFlags` | read anywhere, env (paths), read + write + `net=unix:` on the configured socket only | it checks that the binary and script a settings file names exist, reads the store read-only, asks the daemon whether it answers; nothing else reachable, so nothing read can leave the machine |
  * | tail, verify, checkpoint, key, prove | set `reader` | read anywhere, env (paths) | the store can be anywhere `CYBEROS_MEMORY_DB`, `$XDG_DATA_HOME` or `$HOME` put it |
  *

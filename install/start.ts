@@ -2,7 +2,7 @@
  * `deno task install`, `uninstall` and `status`: resolve which settings file
  * the command concerns and which socket is configured, then run
  * `install/main.ts` with flags that let it write that scope's `.claude` folder
- * and nothing else (`installPermissionFlags`), or, for `status`, reach only
+ * and the installer's record folder, nothing else (`installPermissionFlags`), or, for `status`, reach only
  * the configured socket (`statusPermissionFlags`). A named set in `deno.json`
  * could only say `write: true` or name the default socket, since both depend
  * on the command line and the environment. `--help` and a bad command line
@@ -26,6 +26,7 @@ import { pickEnv, runDeno, RUNTIME_ENV_VARS } from "../lib/launch.ts";
 import { type CommandLine, errorLine, EXIT, runCommand, writeLines } from "../lib/cli.ts";
 import { resolveTarget, UserError } from "./_files.ts";
 import { INSTALL_SPEC, scopeArgs, STATUS_SPEC, UNINSTALL_SPEC } from "./_commands.ts";
+import { recordDir } from "./_created.ts";
 
 const MAIN = fileUrlToPath(new URL("./main.ts", import.meta.url));
 
@@ -44,6 +45,7 @@ async function launch(command: keyof typeof SPECS, line: CommandLine): Promise<n
     if (command === "install") hookPermissionFlags(paths);
     flags = command === "status" ? statusPermissionFlags(paths) : installPermissionFlags({
       claudeDir: target.claudeDir,
+      recordDir: recordDir(env),
       ...(target.project === undefined ? {} : { project: target.project }),
     });
   } catch (error) {

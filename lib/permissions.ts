@@ -133,25 +133,32 @@ export const INSTALL_ENV_VARS = [
 export interface InstallPermissionPaths {
   /** The project folder (checked to exist), when one was named. */
   project?: string;
-  /** The scope's `.claude` folder: the only place written. */
+  /** The scope's `.claude` folder: the only place of the project written. */
   claudeDir: string;
+  /**
+   * The installer's record folder in the user's private state
+   * (`<runtime dir>/installer`): which settings files install created.
+   */
+  recordDir: string;
 }
 
 /**
  * The flags of `install` and `uninstall`: read the project folder and the
- * scope's `.claude` folder, write only that `.claude` folder, read only the
- * environment variables that name paths, learn its own uid (to refuse
- * another user's settings file). No network, no run.
+ * scope's `.claude` folder, write only that `.claude` folder and the
+ * installer's record folder (not the rest of the runtime dir: the trace ids
+ * and the spool), read only the environment variables that name paths, learn
+ * its own uid (to refuse another user's settings file). No network, no run.
  */
 export function installPermissionFlags(paths: InstallPermissionPaths): string[] {
-  const { project, claudeDir } = paths;
+  const { project, claudeDir, recordDir } = paths;
   if (project !== undefined) assertFlagPath(project, "project");
   assertFlagPath(claudeDir, "settings folder");
-  const read = project === undefined ? [claudeDir] : [project, claudeDir];
+  assertFlagPath(recordDir, "installer's record folder");
+  const read = project === undefined ? [claudeDir, recordDir] : [project, claudeDir, recordDir];
   return [
     "--no-prompt",
     `--allow-read=${read.join(",")}`,
-    `--allow-write=${claudeDir}`,
+    `--allow-write=${claudeDir},${recordDir}`,
     `--allow-env=${INSTALL_ENV_VARS.join(",")}`,
     "--allow-sys=uid",
   ];

@@ -207,7 +207,17 @@ Deno.test("install CLI --user with HOME temporary writes there and nowhere else"
     assert.equal(run.code, 0, run.stderr);
     const after = snapshot(dir);
     const added = [...after.keys()].filter((path) => !before.has(path)).sort();
-    assert.deepEqual(added, [`${dir}/home/.claude/`, `${dir}/home/.claude/settings.json`]);
+    const state = `${dir}/home/.local/state/cyberos-memory`;
+    assert.deepEqual(added, [
+      `${dir}/home/.claude/`,
+      `${dir}/home/.claude/settings.json`,
+      // The installer's record that it created the file, in the user's private state.
+      `${dir}/home/.local/`,
+      `${dir}/home/.local/state/`,
+      `${state}/`,
+      `${state}/installer/`,
+      `${state}/installer/created.json`,
+    ]);
     for (const [path, bytes] of before) assert.equal(after.get(path), bytes, path);
 
     await cli(["install", `${dir}/proj`], { env });
@@ -219,7 +229,11 @@ Deno.test("install CLI --user with HOME temporary writes there and nowhere else"
     );
     const removed = await cli(["uninstall", "--user"], { env });
     assert.equal(removed.code, 0, removed.stderr);
-    assert.deepEqual([...Deno.readDirSync(`${dir}/home`)], [], "install created ~/.claude: gone");
+    assert.deepEqual(
+      [...Deno.readDirSync(`${dir}/home`)].map((entry) => entry.name),
+      [".local"],
+      "install created ~/.claude: gone",
+    );
   });
 });
 

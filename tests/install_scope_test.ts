@@ -78,23 +78,29 @@ Deno.test("uninstall leaves nothing of ours: the file and the .claude folder ins
   await withTemp(async (dir, env) => {
     const project = `${dir}/project`;
     await Deno.writeTextFile(`${project}/README`, "hello");
+    // Besides the user's private state, where the installer's record says what install created.
+    const state = `${dir}/home/.local/`;
+    const outsideState = () =>
+      new Map([...snapshot(dir)].filter(([path]) => !path.startsWith(state)));
     const before = snapshot(dir);
     for (const scope of [[project], [project, "--local"], ["--user"]]) {
       const install = await cli(["install", ...scope], env);
       assert.equal(install.code, 0, install.stderr);
-      assert.notDeepEqual(snapshot(dir), before);
+      assert.notDeepEqual(outsideState(), before);
       const uninstall = await cli(["uninstall", ...scope], env);
       assert.equal(uninstall.code, 0, uninstall.stderr);
       assert.match(uninstall.stdout, /\n {2}deleted .*: nothing else was in it\n/);
-      assert.deepEqual(snapshot(dir), before, scope.join(" "));
+      assert.deepEqual(outsideState(), before, scope.join(" "));
+      const files = [...snapshot(state).keys()].filter((path) => !path.endsWith("/"));
+      assert.deepEqual(files, [], "the record names nothing any more: gone");
     }
     // A folder that held something before keeps it, and stays.
     await Deno.mkdir(`${project}/.claude`);
     await Deno.writeTextFile(`${project}/.claude/commands.md`, "mine");
-    const kept = snapshot(dir);
+    const kept = outsideState();
     await cli(["install", project], env);
     await cli(["uninstall", project], env);
-    assert.deepEqual(snapshot(dir), kept);
+    assert.deepEqual(outsideState(), kept);
   });
 });
 

@@ -246,17 +246,28 @@ Deno.test("store_folder.ts makes a missing store folder 0700 under its own flags
   }
 });
 
-Deno.test("installPermissionFlags() write only the scope's .claude folder", async (t) => {
+Deno.test("installPermissionFlags() write only the scope's .claude folder and the installer's record", async (t) => {
   const dir = await Deno.makeTempDir({ dir: "/tmp" });
   const project = `${dir}/project`;
+  const runtime = `${dir}/state/cyberos-memory`;
   await Deno.mkdir(`${project}/.claude`, { recursive: true });
+  await Deno.mkdir(`${runtime}/installer`, { recursive: true });
   await Deno.writeTextFile(`${project}/package.json`, "{}");
-  const flags = installPermissionFlags({ project, claudeDir: `${project}/.claude` });
+  await Deno.writeTextFile(`${runtime}/session-1`, "trace id");
+  const flags = installPermissionFlags({
+    project,
+    claudeDir: `${project}/.claude`,
+    recordDir: `${runtime}/installer`,
+  });
   const cases: ProbeCase[] = [
     ["write", `${project}/.claude/settings.json`, "granted"],
     ["read", `${project}/package.json`, "granted"],
     ["write", `${project}/package.json`, "refused"],
     ["write", `${project}/.claude-other`, "refused"],
+    ["write", `${runtime}/installer/created.json`, "granted"],
+    ["read", `${runtime}/installer/created.json`, "granted"],
+    ["read", `${runtime}/session-1`, "refused"],
+    ["write", `${runtime}/spool`, "refused"],
     ["read", "/etc/hostname", "refused"],
     ["env", "ANTHROPIC_API_KEY", "refused"],
     ["env", "CYBEROS_MEMORY_SOCKET", "granted"],

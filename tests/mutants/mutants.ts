@@ -608,7 +608,7 @@ export const MUTANTS: Mutant[] = [
     id: "permissions-install-any-write",
     module: "permissions",
     file: "lib/permissions.ts",
-    search: "    `--allow-write=${claudeDir}`,",
+    search: "    `--allow-write=${claudeDir},${recordDir}`,",
     replace: '    "--allow-write",',
     description: "install may write anywhere",
     tests: ["tests/permissions_test.ts"],
