@@ -109,7 +109,16 @@ Deno.test({
       assert.equal(textSecretNameProblem(name), undefined, name);
     }
     for (
-      const name of ["author", "public_key", "max_tokens", "session_timeout", "key_id", "monkey"]
+      const name of [
+        "author",
+        "public_key",
+        "max_tokens",
+        "session_timeout",
+        "key_id",
+        "monkey",
+        "PublicKey",
+        "publishableKey",
+      ]
     ) {
       assert.notEqual(textSecretNameProblem(name), undefined, name);
     }

@@ -169,7 +169,11 @@ export function textSecretNameProblem(name: string): string | undefined {
   if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;
   // A service account file's `private_key_id` travels with the key and names it to Google.
   if (/^private_key_id$/i.test(name)) return undefined;
-  if (saysPublic.test(name) || /[a-z](?:Name|Ref|Path|File|Type|Url|Arn|Id)$/.test(name)) {
+  // `PublicKey`, `publishableKey`: camelCase parts the boundaries above do not see.
+  const publicPart = words(name).some((part) => /^(?:public|pub|publishable)$/.test(part));
+  if (
+    saysPublic.test(name) || publicPart || /[a-z](?:Name|Ref|Path|File|Type|Url|Arn|Id)$/.test(name)
+  ) {
     return `name ${name} says not a secret`;
   }
   return undefined;

@@ -196,7 +196,9 @@ export const genericKey: Rule = {
   description: "Generic key, secret or token value named by context",
   placeholder: "<SECRET>",
   keywords: NAME_WORDS,
-  precheck: (facts) => mayAssignSecret(facts.lower) || facts.lower.includes("gh secret set"),
+  precheck: (facts) =>
+    mayAssignSecret(facts.lower) || facts.lower.includes("gh secret set") ||
+    facts.lower.includes("env:"),
   pattern: () =>
     new RegExp(
       // Starts at the word (a literal), then looks back for the name's head: a
@@ -212,6 +214,8 @@ export const genericKey: Rule = {
         "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?" +
         // `aws configure set NAME VALUE`; `gh secret set NAME --body VALUE` names a secret whatever NAME says.
         "|\\bconfigure[ \\t]+set[ \\t]+(?<name>[\\w.-]{1,80})[ \\t]+[\"']?" +
+        // PowerShell: `Set-Item -Path Env:NAME -Value VALUE`.
+        "|\\bEnv:(?<name>[\\w.-]{1,80})[ \\t]+-Value[ \\t]+[\"']?" +
         "|\\bgh[ \\t]+secret[ \\t]+set[ \\t]+(?<setsecret>[\\w-]{1,100})[ \\t]+(?:--body|-b)(?:=|[ \\t]+)[\"']?)" +
         "(?:base64:)?(?<secret>[A-Za-z0-9_\\-+/=.~]{8,8192})",
       "dgi",
@@ -253,6 +257,7 @@ export const genericKey: Rule = {
     "[Environment]::SetEnvironmentVariable('API_TOKEN', 'Qp7Lx2Wm9Rz4Vt8Kn3Bc6', 'User')",
     "aws configure set aws_secret_access_key Rw9Tz4Kq8Lm3Vx7Nb2Pc6Hd1Jf5Gs0Ya8",
     'gh secret set DEPLOY_HOOK --body "Kv8Nq3Wx7Lz2Rt6Pm9Bc4Hd"',
+    'Set-Item -Path Env:WEATHER_API_KEY -Value "Gq8LmxJTeKdNnFRIBXuDL7DxtpYlSXp"',
   ],
   falsePositives: [
     // An id named as such.
@@ -303,6 +308,7 @@ export const genericKeyMarkup: Rule = {
   ],
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
+    '<form><input type="hidden" name="api_key" value="Hp8hkqdlm7tOtHWnsCGRlrwZbqcabUG"></form>',
     "<settings>\n  <apiKey>Jq8Lw3Rz7Vx2Tm9Nb4</apiKey>\n</settings>",
     '<add key="StorageSecret" value="Kd4Wq8Zr2Lm7Vx3T" />',
     "- name: STRIPE_WEBHOOK_SECRET\n  value: Wq4Zr8Lm2Xk7Tp3Vn9Bc",
@@ -347,6 +353,11 @@ export const genericKeyProse: Rule = {
     function notAssignment(c) {
       return /^[A-Za-z_]\w*=[^=]/.test(c.secret) ? "an assignment, not a value" : undefined;
     },
+    function bareValueAlone(c) {
+      // Right after the name, a flag or an assignment is the next word of a command.
+      if (c.groups["bare"] === undefined) return undefined;
+      return /^[A-Za-z0-9][\w+/.~-]*={0,2}$/.test(c.secret) ? undefined : "a flag or an assignment";
+    },
     function proseKeyShape(c) {
       const mixedCase = /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret);
       // Letters in both cases, 24 or more and random: a key without digits (MoMo's secret keys).
@@ -371,6 +382,7 @@ export const genericKeyProse: Rule = {
     "the secret key is 32 characters long and base64 encoded",
     "read the token: tokenizer_config_v2_final_build and the secret key abcdefghijklmnop1234",
     "Token usage: prompt_tokens=1834 completion_tokens=412",
+    "flutter build --dart-define=API_KEY=$OPENAI_API_KEY --dart-define=SENTRY_DSN=${SENTRY_DSN}",
   ],
 };
 

@@ -455,18 +455,14 @@ export const passwordProse: Rule = {
   id: "password_prose",
   description: "Password given in prose (Vietnamese or English)",
   placeholder: "<PASSWORD>",
-  keywords: [
-    "mật khẩu",
-    "mat khau",
-    "mk",
-    "pass",
-    "pw",
-  ],
+  keywords: ["mật khẩu", "mat khau", "mk", "pass", "pw", "cred", "login", "tài khoản", "tk"],
   // `mkdir`, `bypass` and `passes` hold the keywords too; the pattern wants them as words.
   precheck: (facts) =>
     facts.lower.includes("password") || facts.lower.includes("passphrase") ||
     facts.lower.includes("mật khẩu") || facts.lower.includes("mat khau") ||
     facts.mayHaveWord("mk") || facts.mayHaveWord("pass") || facts.mayHaveWord("pw") ||
+    (/cred|login|tài khoản|(?<![a-z])tk(?![a-z])/.test(facts.lower) &&
+      facts.lower.includes(" / ")) ||
     facts.mayHaveWord("pwd"),
   pattern: () =>
     new RegExp(
@@ -477,7 +473,9 @@ export const passwordProse: Rule = {
         `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}){0,6}?[ \\t]+(?:is|was|will be)[ \\t]*:?${PROSE_NOW}` +
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
         // `the password's X`, `changed the password to X`, `use password 'X'`.
-        "|(?<![A-Za-z])(?:password|passphrase|pw)(?:'s|’s|[ \\t]+to|(?=[ \\t]+[\"'“]))[ \\t]*:?" +
+        "|(?<![A-Za-z])(?:password|passphrase|pw)(?:'s|’s|`?[ \\t]+to|(?=[ \\t]+[\"'“]))[ \\t]*:?" +
+        // `creds are admin / Xk9…`, `login: ops / Xk9…`: a user, a spaced slash, the password.
+        "|(?<![A-Za-z])(?<pair>creds?|credentials|login|tài khoản|tk)(?![A-Za-z])(?:[ \\t]+[^\\s:=/]{1,20}){0,4}?[ \\t]*:?[ \\t]+[^\\s/]{1,64}[ \\t]+/[ \\t]+" +
         // `sudo with password Xk9…`, `user root, pass Xk9…`: no verb, the next word holds a digit.
         "|(?<![A-Za-z])(?<bare>password|pass|pwd|pw|mk)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”" +
@@ -489,7 +487,9 @@ export const passwordProse: Rule = {
   validators: [
     function typedPassword(c) {
       if (/[()[\]{}]/.test(c.secret)) return "code expression";
-      if (c.groups["bare"] !== undefined) return barePasswordProblem(c.secret);
+      if (c.groups["bare"] !== undefined || c.groups["pair"] !== undefined) {
+        return barePasswordProblem(c.secret);
+      }
       return /\s/.test(c.secret) ? passphraseProblem(c.secret) : passwordShapeProblem(c.secret);
     },
   ],
@@ -513,6 +513,9 @@ export const passwordProse: Rule = {
     // No verb: the next word is the value.
     "ssh in as ops and sudo with password Vt8Kq3Lm2Wx9, then restart nginx",
     "vps mới 10.0.0.7, user root, pass Gk7Wq.2r~Lm. Em cài docker nhé",
+    "I've set `MYSQL_ROOT_PASSWORD` to `Lq7-Wr2dx93` in docker-compose.yml",
+    "can you check why the login fails? creds are admin / fKtj_Hq8xi87 on staging",
+    "tài khoản: qa01 / Hn8#Vk2Lq7 nhé",
   ],
   falsePositives: [
     // Prose about passwords.
@@ -527,6 +530,7 @@ export const passwordProse: Rule = {
     // A word after `password` that is not a typed value.
     "pass 2 arguments, then the password v1.2.3 check and pass 10 times",
     "the password 12345678 is the default on the router",
+    "login with your account / SSO, creds in 1Password / vault path kv/data/app",
   ],
 };
 
@@ -1076,7 +1080,9 @@ export function markupPattern(words: string): RegExp {
   return new RegExp(
     `<(?<name>${name})(?:[ \\t][^<>\\n]{0,200})?>(?<secret>[^<>\\n]{1,4096})</\\k<name>>` +
       // Quotes may be escaped: the file inside a JSON string.
-      `|<add[ \\t]+key=\\\\{0,3}(?<q>["'])(?<name>${name})\\\\{0,3}\\k<q>[ \\t]+value=\\\\{0,3}\\k<q>(?<secret>[^"'<>\\\\\\n]{1,4096})\\\\{0,3}\\k<q>` +
+      // .NET's `<add key=… value=…>`, HTML's `<input name=… value=…>`, Spring's `<property name=… value=…>`.
+      `|<(?:add|input|param|property|setting|entry)[ \\t](?:[^<>\\n]{0,200}?[ \\t])?(?:key|name)=\\\\{0,3}(?<q>["'])(?<name>${name})\\\\{0,3}\\k<q>` +
+      `(?:[ \\t][^<>\\n]{0,200}?)?[ \\t]value=\\\\{0,3}\\k<q>(?<secret>[^"'<>\\\\\\n]{1,4096})\\\\{0,3}\\k<q>` +
       `|\\bvariable[ \\t]+"(?<name>${name})"[ \\t]*\\{[^{}]{0,300}?\\bdefault[ \\t]*=[ \\t]*"(?<secret>[^"\\n]{1,4096})"` +
       // Also inside a JSON string: the line break written `\n`, the quotes escaped.
       `|name:(?<=(?<![\\w-])name:)[ \\t]{0,4}(?:\\\\{0,3}["'])?(?<name>${name})(?:\\\\{0,3}["'])?[ \\t]{0,4}(?:\\r?\\n|\\\\n)[ \\t]{0,40}value:[ \\t]{0,4}` +
@@ -1119,6 +1125,7 @@ export const passwordMarkup: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    '<bean id="ds"><property name="password" value="Tq8-Lm3-Vx7"/></bean>',
     // A manifest inside a Write tool's JSON arguments.
     '{"content": "env:\\n  - name: DB_PASSWORD\\n    value: \\"Kq8!Wm2_Lx7\\"\\n"}',
     "<smtp>\n  <password>Hq7$Lm2-Rv9</password>\n</smtp>",
