@@ -321,68 +321,103 @@ export const genericKeyMarkup: Rule = {
   ],
 };
 
-/**
- * `the API key for the sandbox is …`, `token của bot là …`, `access_token
- * Zalo OA của shop đây: …`, `accessKey Xk9…`: a key given in prose.
- */
+/** The checks a key given in prose passes. */
+const PROSE_KEY_CHECKS: Rule["validators"] = [
+  notPlaceholder,
+  notSealedCiphertext,
+  notCodePath,
+  minEntropy(3.2),
+  function notAssignment(c) {
+    return /^[A-Za-z_]\w*=[^=]/.test(c.secret) ? "an assignment, not a value" : undefined;
+  },
+  function proseKeyShape(c) {
+    // Letters in both cases, 24 or more and random: a key without digits (MoMo's secret keys).
+    if (/[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret) && c.secret.length >= 24) {
+      return shannonEntropy(c.secret) > 4 ? undefined : "letters without digits, not random";
+    }
+    return /\d/.test(c.secret) && /[A-Za-z]/.test(c.secret)
+      ? undefined
+      : "needs a digit and a letter";
+  },
+];
+
+/** A key's name in prose, its words in any case. */
+const PROSE_KEY_NAME =
+  "(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|client[ _-]?secret|token)(?![A-Za-z])";
+
+/** `the API key for the sandbox is …`, `token của bot là …`: a key given in prose. */
 export const genericKeyProse: Rule = {
   id: "generic_api_key_prose",
-  description:
-    "Key, secret or token given in prose (English or Vietnamese), or right after its name",
+  description: "Key, secret or token given in prose (English or Vietnamese)",
   placeholder: "<SECRET>",
   keywords: ["key", "token", "secret"],
+  precheck: (facts) => /(?<![a-z])(?:is|was|là|la)(?![a-z])/.test(facts.lower),
   pattern: () =>
     new RegExp(
-      "(?<![A-Za-z])(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|client[ _-]?secret|token)(?![A-Za-z])" +
-        "(?:(?:[ \\t]{1,4}[^\\s:=]{1,20}){0,6}?[ \\t]{1,4}(?:is|was|là|la)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
-        // A colon after words, not right after the name (`token: …` is the assignment rules').
-        "|(?:[ \\t]{1,4}[^\\s:=]{1,20}){1,6}?[ \\t]{0,4}:[ \\t]{0,4}[\"'`“]?" +
-        // `accessKey Xk9…, secretKey Qm4…`: the value right after the name.
-        "|(?<bare>[ \\t]{1,4}))" +
+      `(?<![A-Za-z])${PROSE_KEY_NAME}` +
+        "(?:[ \\t]{1,4}[^\\s:=]{1,20}){0,6}?[ \\t]{1,4}(?:is|was|là|la)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
         // Not ended by a sentence's full stop.
         "(?<secret>[A-Za-z0-9_\\-+/=.~]{15,8191}[A-Za-z0-9_\\-+/=~])",
       "dgi",
     ),
   secretGroup: "secret",
   priority: 400,
-  validators: [
-    notPlaceholder,
-    notSealedCiphertext,
-    notCodePath,
-    minEntropy(3.2),
-    function notAssignment(c) {
-      return /^[A-Za-z_]\w*=[^=]/.test(c.secret) ? "an assignment, not a value" : undefined;
-    },
-    function bareValueAlone(c) {
-      // Right after the name, a flag or an assignment is the next word of a command.
-      if (c.groups["bare"] === undefined) return undefined;
-      return /^[A-Za-z0-9][\w+/.~-]*={0,2}$/.test(c.secret) ? undefined : "a flag or an assignment";
-    },
-    function proseKeyShape(c) {
-      const mixedCase = /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret);
-      // Letters in both cases, 24 or more and random: a key without digits (MoMo's secret keys).
-      if (mixedCase && c.secret.length >= 24 && shannonEntropy(c.secret) > 4) return undefined;
-      if (!/\d/.test(c.secret) || !/[A-Za-z]/.test(c.secret)) return "needs a digit and a letter";
-      // With no word between, only a value no word or name looks like: three kinds of character.
-      return c.groups["bare"] === undefined || mixedCase
-        ? undefined
-        : "a value right after the name without lowercase, uppercase and digits";
-    },
-  ],
+  validators: PROSE_KEY_CHECKS,
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "The API key for the sandbox is Qx8Wm3Lr7Tz2Kv6Pn4Bc9Hd, it expires Friday.",
     "token của bot là Zr7Kq2Wx9Lm4Vt8Pn3Bc6Hd nhé",
-    "access_token Zalo OA của shop đây: Lm3Vq8Wx2Rt7Kz9Pn4Bc6Hd1Jf5 — gọi API bị lỗi",
-    "Cấu hình production: accessKey Kq7Lm2Vx9Rt3Wz8P, secretKey Jd5Fs0Ga2Ue4Io7Qw3Er5Ty9Ui1Op6 nhé",
-    "partner MOMOX, accessKey Wq8Lm3Vx7Rt2Kz9P, secretKey hTqLmWxRvKzPnBcHdJfGsUeIoQwErTyUi.",
   ],
   falsePositives: [
     "the token is stored in AWS Secrets Manager as prod/db/token-2024-rotation",
     "the secret key is 32 characters long and base64 encoded",
+    "the token is tokenizer_config_v2_final_build and the secret key is abcdefghijklmnop1234",
+  ],
+};
+
+/**
+ * A key said without a verb: after words and a colon (`access_token Zalo
+ * OA của shop đây: …`), or right after a name written as one word
+ * (`accessKey Xk9…, secretKey Qm4…`).
+ */
+export const genericKeySaid: Rule = {
+  id: "generic_api_key_said",
+  description:
+    "Key, secret or token after its name and words and a colon, or right after a camelCase or snake_case name",
+  placeholder: "<SECRET>",
+  keywords: ["key", "token", "secret"],
+  pattern: () =>
+    new RegExp(
+      // Starts at the colon, then looks back for the name: text dense with
+      // key names made a forward search read six words after each of them.
+      // A value of 24 characters must follow first (`token: …` right after
+      // the name is the assignment rules').
+      ":(?=[ \\t]{0,4}[\"'`“]?[A-Za-z0-9_\\-+/=.~]{24})" +
+        `(?<=(?<![A-Za-z])(?i:${PROSE_KEY_NAME})(?:[ \\t]{1,4}[^\\s:=]{1,20}){1,6}:)` +
+        "[ \\t]{0,4}[\"'`“]?(?<secret>[A-Za-z0-9_\\-+/=.~]{23,8191}[A-Za-z0-9_\\-+/=~])" +
+        // A name in one word, a blank, a value with a digit or two capitals
+        // near its start: a path or a word after a name is the next word.
+        "|(?:[Aa]ccess|[Ss]ecret|[Aa]pi|API|ACCESS|SECRET|[Aa]uth|[Cc]lient)(?:_?[Kk]ey|_?[Tt]oken|_?[Ss]ecret|_KEY|_TOKEN|_SECRET)" +
+        "(?<![\\w-]{41}(?:[Aa]ccess|[Ss]ecret|[Aa]pi|API|ACCESS|SECRET|[Aa]uth|[Cc]lient)(?:_?[Kk]ey|_?[Tt]oken|_?[Ss]ecret|_KEY|_TOKEN|_SECRET))" +
+        "[ \\t]{1,4}(?=[A-Za-z0-9_\\-+/=.~]{0,40}(?:\\d|[A-Z][a-z]{0,3}[A-Z]))" +
+        "(?<secret>[A-Za-z0-9][\\w+/.~-]{14,8190}[\\w+/~-]={0,2})(?![\\w=])",
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 400,
+  validators: PROSE_KEY_CHECKS,
+  allowlist: PUBLISHABLE_KEYS,
+  truePositives: [
+    "access_token Zalo OA của shop đây: Lm3Vq8Wx2Rt7Kz9Pn4Bc6Hd1Jf5 — gọi API bị lỗi",
+    "anh gửi API key của GHN nè: Qbka8FRCztUjAwyuh1vauWv1zh87mTa5Vsqxe , em tích hợp nhé",
+    "Cấu hình production: accessKey Kq7Lm2Vx9Rt3Wz8P, secretKey Jd5Fs0Ga2Ue4Io7Qw3Er5Ty9Ui1Op6 nhé",
+    "partner MOMOX, accessKey Wq8Lm3Vx7Rt2Kz9P, secretKey hTqLmWxRvKzPnBcHdJfGsUeIoQwErTyUi.",
+  ],
+  falsePositives: [
     "read the token: tokenizer_config_v2_final_build and the secret key abcdefghijklmnop1234",
     "Token usage: prompt_tokens=1834 completion_tokens=412",
     "flutter build --dart-define=API_KEY=$OPENAI_API_KEY --dart-define=SENTRY_DSN=${SENTRY_DSN}",
+    "pass accessToken req.headers.authorization to the client",
   ],
 };
 

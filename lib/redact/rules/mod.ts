@@ -20,6 +20,7 @@ import {
   genericKeyMarkup,
   genericKeyProse,
   genericKeyQuoted,
+  genericKeySaid,
 } from "./generic_key.ts";
 import { github } from "./github.ts";
 import { gitlab } from "./gitlab.ts";
@@ -93,6 +94,7 @@ export const RULES: readonly Rule[] = [
   ...phone,
   genericKeyMarkup,
   genericKeyProse,
+  genericKeySaid,
   commandKeyArgument,
   genericKeyQuoted,
   ...social,
