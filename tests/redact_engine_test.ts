@@ -676,9 +676,17 @@ Deno.test("placeholderProblem: runs of consecutive characters, test words and my
   assert.equal(placeholderProblem("Jq8Lw3Rz7Vx2Tm9Nb4"), undefined);
 });
 
-Deno.test("placeholderProblem: a stand-in word in the marks that set it apart ([FILTERED], __SET_ME__) is a stand-in", () => {
+Deno.test("placeholderProblem: a stand-in word in the marks that set it apart ([FILTERED], __SET_ME__) and a secret store's reference are stand-ins", () => {
   assert.equal(placeholderProblem("[FILTERED]"), "placeholder word [FILTERED]");
   assert.equal(placeholderProblem("__SET_ME__"), "placeholder word __SET_ME__");
   assert.equal(placeholderProblem("(hidden)"), "placeholder word (hidden)");
   assert.equal(placeholderProblem("[Kq7Lm2Vx9]"), undefined);
+  assert.equal(
+    placeholderProblem("op://Production/Postgres/password"),
+    "a secret store's reference",
+  );
+  assert.equal(
+    placeholderProblem("arn:aws:secretsmanager:ap-southeast-1:123456789012:secret:prod/db"),
+    "a secret store's reference",
+  );
 });

@@ -242,6 +242,9 @@ function plainlyNotPlaceholder(value: string): boolean {
     previous = c;
   }
   if (run === value.length || isAscendingRuns(value)) return false;
+  if (value.includes("://") || value.startsWith("arn:") || value.startsWith("projects/")) {
+    return false;
+  }
   const lower = value.toLowerCase();
   if (inWordList(PLACEHOLDER_WORDS, unwrapped(lower))) return false;
   for (const hint of TEMPLATE_HINTS) if (lower.includes(hint)) return false;
@@ -252,6 +255,14 @@ const PLACEHOLDER_WORDS =
   "null none nil undefined true false changeme change_me change-me password passwd secret token " +
   "example sample dummy test redacted hidden masked placeholder todo tbd filtered omitted removed " +
   "set_me setme set-me fill_me fillme fill-me replace_me replaceme replace-me";
+
+/**
+ * Where a secret is kept, not the secret: 1Password's `op://vault/item/field`,
+ * Vault, Doppler and Infisical URIs, AWS Secrets Manager and SSM ARNs, Google
+ * Secret Manager's resource names.
+ */
+const SECRET_STORE_REFERENCE =
+  /^(?:(?:op|vault|doppler|infisical|akv|keyvault|sm|ssm|gsm|secret|secrets):\/\/|arn:aws:(?:secretsmanager|ssm):|projects\/[\w-]+\/secrets\/)/i;
 
 /** What {@linkcode remembered} stores for a value its check keeps (no check returns it). */
 const KEPT = "\u0000kept";
@@ -285,6 +296,7 @@ function placeholderProblemOf(value: string): string | undefined {
   if (plainlyNotPlaceholder(value)) return undefined;
   if (/[<>{}]|\$\(|\$\{|%\(|%s\b|\{\{/.test(value)) return "template syntax";
   if (value.startsWith("$") || /^%(?:\w+%|\d$)/.test(value)) return "variable reference";
+  if (SECRET_STORE_REFERENCE.test(value)) return "a secret store's reference";
   if (isPlaceholderWord(value)) return `placeholder word ${value}`;
   if (/x{4,}|X{4,}|\*{3,}|•{3,}|\.{3}|…/.test(value)) return "masked or elided";
   if (/(?:^|[_-])(?:your|my|insert|replace|enter|fake|dummy)[_-]/i.test(value)) {

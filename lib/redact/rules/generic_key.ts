@@ -515,7 +515,7 @@ export const genericKeyQuoted: Rule = {
     nameSaysSecret,
     function notTemplateOrPlaceholder(c) {
       // Keys like these hold `<`, `>`, `{`, `}` at random: only a template's shapes count.
-      if (/\$\{|\{\{|%\(|<[A-Za-z_ -]{3,}>|\{[A-Za-z_]{2,}\}/.test(c.secret)) {
+      if (/\$\{|\$\(|\{\{|%\(|<[A-Za-z_ -]{3,}>|\{[A-Za-z_]{2,}\}/.test(c.secret)) {
         return "template syntax";
       }
       const problem = placeholderProblem(c.secret);
