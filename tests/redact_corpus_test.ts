@@ -48,12 +48,16 @@ const HELD_OUT = [
   "heldout_sessions2_sealed.jsonl",
   "heldout_sessions3_sealed.jsonl",
   "heldout_sessions4_sealed.jsonl",
+  "heldout_sessions5_sealed.jsonl",
+  "heldout_sessions6_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
   "heldout_sessions2_probe.jsonl",
   "heldout_sessions3_probe.jsonl",
   "heldout_sessions4_probe.jsonl",
+  "heldout_sessions5_probe.jsonl",
+  "heldout_sessions6_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {

@@ -108,6 +108,10 @@ Deno.test({
     for (const name of ["DBSECRET", "authkey", "appKey", "license_key", "creds", "authorization"]) {
       assert.equal(textSecretNameProblem(name), undefined, name);
     }
+    // A public word before the secret word says whose secret it is; numbered keys; a hash's secret.
+    for (const name of ["GEM_HOST_API_KEY", "AZURE_STORAGE_KEY", "key1", "VNP_HASH_SECRET"]) {
+      assert.equal(textSecretNameProblem(name), undefined, name);
+    }
     for (
       const name of [
         "author",
@@ -118,6 +122,9 @@ Deno.test({
         "monkey",
         "PublicKey",
         "publishableKey",
+        "token_type",
+        "API_KEY_FILE",
+        "idempotency_key",
       ]
     ) {
       assert.notEqual(textSecretNameProblem(name), undefined, name);

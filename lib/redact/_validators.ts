@@ -173,23 +173,17 @@ const CCCD_PROVINCES =
 
 /**
  * Why a 12-digit string cannot be a CCCD, or `undefined` when its structure
- * is valid: a known province code, a century-and-sex digit for 1900–2099, and
- * a birth year that is not in the future.
+ * is valid: a known province code and a century-and-sex digit for
+ * 1900–2099. The birth year is not checked: ids made up for tests and
+ * seeds carry any two digits there, and the rule wants id context anyway.
  */
-export function cccdProblem(
-  digits: string,
-  options: { currentYear?: number } = {},
-): string | undefined {
-  const { currentYear = 2026 } = options;
+export function cccdProblem(digits: string): string | undefined {
   if (!/^\d{12}$/.test(digits)) return "not 12 digits";
   if (!inWordList(CCCD_PROVINCES, digits.slice(0, 3))) {
     return `province code ${digits.slice(0, 3)} unknown`;
   }
   const century = Number(digits[3]);
-  if (century > 3) return `century digit ${century} outside 1900–2099`;
-  const year = (century < 2 ? 1900 : 2000) + Number(digits.slice(4, 6));
-  if (year > currentYear) return `birth year ${year} in the future`;
-  return undefined;
+  return century > 3 ? `century digit ${century} outside 1900–2099` : undefined;
 }
 
 function isPlaceholderWord(value: string): boolean {

@@ -161,23 +161,93 @@ function namesSecret(name: string): boolean {
  */
 export function textSecretNameProblem(name: string): string | undefined {
   const saysSecret =
-    /api.?key|apikey|secret|secert|sercet|scret|token|access.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key$/i;
+    /api.?key|apikey|secret|secert|sercet|scret|token|access.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key\d{0,2}$/i;
   // `appKey`, `signingKey`: a camelCase name ending in Key (case matters here).
-  const camelKey = /[a-z]Key$/;
-  const saysPublic =
-    /(?:^|[^a-z])(?:id|ids|hash|sha|digest|checksum|public|publishable|pub|path|file|url|uri|name|type|length|len|max|min|count|limit|expires?|expiry|ttl|version|format|prefix|header|field|label|endpoint|host|region|bucket|index|cache|idempotency|sort|partition|primary|foreign|lookup|usage|fingerprint|kid|pubkey|domain|timeout|samesite|age|duration|storage|store)(?:[^a-z]|$)|[a-z]Id$|Hash$/i;
+  const camelKey = /[a-z]Key\d{0,2}$/;
   if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;
   // A service account file's `private_key_id` travels with the key and names it to Google.
   if (/^private_key_id$/i.test(name)) return undefined;
-  // `PublicKey`, `publishableKey`: camelCase parts the boundaries above do not see.
-  const publicPart = words(name).some((part) => /^(?:public|pub|publishable)$/.test(part));
+  const parts = words(name);
+  // VNPay's `vnp_HashSecret`: the secret a hash is keyed with.
+  if (/^hash$/.test(parts.at(-2) ?? "") && /^secret$/.test(parts.at(-1) ?? "")) return undefined;
   if (
-    saysPublic.test(name) || publicPart || /[a-z](?:Name|Ref|Path|File|Type|Url|Arn|Id)$/.test(name)
+    parts.some((part) => PUBLIC_ANYWHERE.has(part)) ||
+    PUBLIC_LAST.has(parts.at(-1) ?? "") ||
+    /[a-z]Id$|Hash$/.test(name) || /[a-z](?:Name|Ref|Path|File|Type|Url|Arn|Id)$/.test(name)
   ) {
     return `name ${name} says not a secret`;
   }
   return undefined;
 }
+
+/**
+ * Name parts that say a value is public or not the secret itself wherever
+ * they stand (`public_key`, `max_tokens`, `idempotency_key`, `key_id`).
+ */
+const PUBLIC_ANYWHERE = new Set([
+  "id",
+  "ids",
+  "hash",
+  "sha",
+  "digest",
+  "checksum",
+  "public",
+  "publishable",
+  "pub",
+  "pubkey",
+  "max",
+  "min",
+  "count",
+  "limit",
+  "idempotency",
+  "sort",
+  "partition",
+  "primary",
+  "foreign",
+  "lookup",
+  "cache",
+  "index",
+  "usage",
+  "fingerprint",
+  "kid",
+  "length",
+  "len",
+]);
+
+/**
+ * Parts that say so as the name's last part, what it names (`DB_HOST`,
+ * `token_type`, `KEY_FILE`, `session_timeout`); before a secret word they
+ * say whose it is (`GEM_HOST_API_KEY`, `AZURE_STORAGE_KEY`).
+ */
+const PUBLIC_LAST = new Set([
+  "path",
+  "file",
+  "url",
+  "uri",
+  "name",
+  "type",
+  "expires",
+  "expire",
+  "expiry",
+  "ttl",
+  "version",
+  "format",
+  "prefix",
+  "header",
+  "field",
+  "label",
+  "endpoint",
+  "host",
+  "region",
+  "bucket",
+  "domain",
+  "timeout",
+  "samesite",
+  "age",
+  "duration",
+  "storage",
+  "store",
+]);
 
 /**
  * Why a name in text does not say its value is a password, or `undefined`

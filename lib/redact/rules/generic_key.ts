@@ -10,7 +10,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { isSecretKeyName, textSecretNameProblem } from "../secret_keys.ts";
+import { isSecretKeyName, textPasswordNameProblem, textSecretNameProblem } from "../secret_keys.ts";
 import { markupPattern, mayHoldMarkup, notConfigWord } from "./password.ts";
 import {
   hasDigitAndLetter,
@@ -393,31 +393,46 @@ export const genericKeySaid: Rule = {
       // A value of 24 characters must follow first (`token: …` right after
       // the name is the assignment rules').
       ":(?=[ \\t]{0,4}[\"'`“]?[A-Za-z0-9_\\-+/=.~]{24})" +
-        `(?<=(?<![A-Za-z])(?i:${PROSE_KEY_NAME})(?:[ \\t]{1,4}[^\\s:=]{1,20}){1,6}:)` +
+        `(?<=(?<![A-Za-z])(?i:${PROSE_KEY_NAME}|key(?![A-Za-z]))(?:[ \\t]{1,4}[^\\s:=]{1,20}){1,6}:)` +
         "[ \\t]{0,4}[\"'`“]?(?<secret>[A-Za-z0-9_\\-+/=.~]{23,8191}[A-Za-z0-9_\\-+/=~])" +
         // A name in one word, a blank, a value with a digit or two capitals
         // near its start: a path or a word after a name is the next word.
         "|(?:[Aa]ccess|[Ss]ecret|[Aa]pi|API|ACCESS|SECRET|[Aa]uth|[Cc]lient)(?:_?[Kk]ey|_?[Tt]oken|_?[Ss]ecret|_KEY|_TOKEN|_SECRET)" +
         "(?<![\\w-]{41}(?:[Aa]ccess|[Ss]ecret|[Aa]pi|API|ACCESS|SECRET|[Aa]uth|[Cc]lient)(?:_?[Kk]ey|_?[Tt]oken|_?[Ss]ecret|_KEY|_TOKEN|_SECRET))" +
         "[ \\t]{1,4}(?=[A-Za-z0-9_\\-+/=.~]{0,40}(?:\\d|[A-Z][a-z]{0,3}[A-Z]))" +
-        "(?<secret>[A-Za-z0-9][\\w+/.~-]{14,8190}[\\w+/~-]={0,2})(?![\\w=])",
+        "(?<secret>[A-Za-z0-9][\\w+/.~-]{14,8190}[\\w+/~-]={0,2})(?![\\w=])" +
+        // `verifying opaque token Xk9…`: the word token, a value of 32 or more in both cases with digits.
+        "|(?<![A-Za-z])(?:[Tt]oken|TOKEN)[ \\t]{1,4}(?=[A-Za-z0-9_-]{0,40}\\d)(?=[A-Za-z0-9_-]{0,40}[A-Z])(?=[A-Za-z0-9_-]{0,40}[a-z])" +
+        "(?<secret>[A-Za-z0-9][\\w+/.~-]{30,8190}[\\w+/~-]={0,2})(?![\\w=])",
       "dg",
     ),
   secretGroup: "secret",
   priority: 400,
-  validators: PROSE_KEY_CHECKS,
+  validators: [
+    function notDigest(c) {
+      // `key fingerprint is SHA256:…`: a digest's label before the colon.
+      return /(?:sha-?\d*|md5|blake\d*|fingerprint)$/i.test(lineBefore(c.text, c.matchStart, 24))
+        ? "a digest"
+        : undefined;
+    },
+    ...PROSE_KEY_CHECKS,
+  ],
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "access_token Zalo OA của shop đây: Lm3Vq8Wx2Rt7Kz9Pn4Bc6Hd1Jf5 — gọi API bị lỗi",
     "anh gửi API key của GHN nè: Qbka8FRCztUjAwyuh1vauWv1zh87mTa5Vsqxe , em tích hợp nhé",
+    "Dùng key mới này cho Goong Maps nhé: Wq8Msg1srz9b4vF4PvellCo2icEPVUx. Key cũ bị lộ rồi.",
+    "DEBUG auth: verifying opaque token Hq6QCCZuyndPiHzlOMl61Uq6JDVDdOJ6vMsHqYOG for /admin",
     "Cấu hình production: accessKey Kq7Lm2Vx9Rt3Wz8P, secretKey Jd5Fs0Ga2Ue4Io7Qw3Er5Ty9Ui1Op6 nhé",
     "partner MOMOX, accessKey Wq8Lm3Vx7Rt2Kz9P, secretKey hTqLmWxRvKzPnBcHdJfGsUeIoQwErTyUi.",
   ],
   falsePositives: [
+    "The ECDSA key fingerprint is SHA256:Qx7d3K9mVb2Lr8Tq4Wz6Np1HcJf5Gs0Ya2Ue4Io7Qw3.",
     "read the token: tokenizer_config_v2_final_build and the secret key abcdefghijklmnop1234",
     "Token usage: prompt_tokens=1834 completion_tokens=412",
     "flutter build --dart-define=API_KEY=$OPENAI_API_KEY --dart-define=SENTRY_DSN=${SENTRY_DSN}",
     "pass accessToken req.headers.authorization to the client",
+    "token 7f3c2a91d5e44b8a9c1f2e6d8a0b4c7f5e1d2c3b4a59687 and the key points: see docs/keys.md",
   ],
 };
 
@@ -458,6 +473,86 @@ export const commandKeyArgument: Rule = {
     'mc alias set prod https://s3.lan "$MINIO_ACCESS_KEY" "$MINIO_SECRET_KEY"',
     "ngrok config add-authtoken $NGROK_AUTHTOKEN",
     '{"file_path": "/app/config/master.key", "content": "<%= ENV.fetch(\'RAILS_MASTER_KEY\') %>"}',
+  ],
+};
+
+/** An argument before the key: a string (its quotes maybe escaped), a name or a number. */
+const CLIENT_ARGUMENT =
+  "[ \\t]{0,4}(?:\\\\{0,3}\"[^\"\\\\\\n]{0,200}\\\\{0,3}\"|\\\\{0,3}'[^'\\\\\\n]{0,200}\\\\{0,3}'|[\\w.$>-]{1,60})[ \\t]{0,4},";
+
+/**
+ * A key passed to an API client's constructor by position:
+ * `lazop.NewClient("162621", "0wEb…")`, `cohere.ClientV2("…")`. Only a
+ * value no name or word looks like counts: both cases and digits.
+ */
+export const clientKeyArgument: Rule = {
+  id: "client_key_argument",
+  description:
+    "Key passed by position to an API client's constructor (NewClient(id, key), ClientV2(key))",
+  placeholder: "<SECRET>",
+  keywords: ["client"],
+  pattern: () =>
+    new RegExp(
+      `Client(?:V\\d)?[ \\t]{0,4}\\((?:${CLIENT_ARGUMENT}){0,3}[ \\t]{0,4}\\\\{0,3}["']` +
+        "(?<secret>[A-Za-z0-9_-]{20,200})\\\\{0,3}[\"']",
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 400,
+  validators: [
+    notPlaceholder,
+    function mixedKey(c) {
+      return /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret) && /\d/.test(c.secret)
+        ? undefined
+        : "not lowercase, uppercase and digits";
+    },
+    minEntropy(3.5),
+  ],
+  allowlist: [],
+  truePositives: [
+    'client := lazop.NewClient("162621", "Hw7bPnD0wSFbV71p7BjpgTDkh4nZsWjt", lazop.Vietnam)',
+    'co = cohere.ClientV2("Kq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue")',
+  ],
+  falsePositives: [
+    'const c = new MongoClient("mongodb://localhost:27017/app")',
+    'client = HttpClient("OrdersServiceBaseAddress")',
+    'NewClient(appKey, appSecret, "https://api.lazada.vn/rest")',
+  ],
+};
+
+/**
+ * A value named after it in SQL: `SELECT 'Zx9…' AS app_secret`, the name
+ * saying secret or password.
+ */
+export const sqlAliasSecret: Rule = {
+  id: "sql_alias_secret",
+  description: "SQL literal aliased to a secret's or password's name ('…' AS app_secret)",
+  placeholder: "<SECRET>",
+  keywords: ["' as ", "' as\t"],
+  pattern: () =>
+    /'(?<secret>[^'\s\\]{8,200})'[ \t]+(?:AS|as|As)[ \t]+(?<name>[A-Za-z_]\w{0,40}?(?:secret|key|token|pass(?:wo?r?d)?|pwd)\w{0,20})(?!\w)/dgi,
+  secretGroup: "secret",
+  priority: 400,
+  validators: [
+    function nameSaysSecretOrPassword(c) {
+      const name = c.groups["name"] ?? "";
+      return textSecretNameProblem(name) === undefined ||
+          textPasswordNameProblem(name) === undefined
+        ? undefined
+        : `name ${name} says neither secret nor password`;
+    },
+    notPlaceholder,
+    hasDigitAndLetter,
+    minEntropy(3),
+  ],
+  allowlist: [],
+  truePositives: [
+    "WITH cfg AS (SELECT 'sendo' AS channel, 'Qz9QtWRT5kVTi2XJg1GW8CrQP90iM2um' AS app_secret)",
+    "SELECT 'Hv5-Qm2-Lt8x' AS db_password",
+  ],
+  falsePositives: [
+    "SELECT 'orders_2024' AS partition_key, 'v2' AS token_type",
+    "SELECT 'changeme123' AS password",
   ],
 };
 

@@ -92,10 +92,21 @@ export const kubernetesSecret: Rule = {
   placeholder: "<KUBERNETES_SECRET>",
   keywords: ["kind: secret", 'kind: "secret"', "kind: 'secret'"],
   pattern: () =>
-    /^[ \t]{1,12}["']?[\w.-]{1,253}["']?:[ \t]{1,4}["']?(?<secret>[A-Za-z0-9+/]{4,8192}={0,2})["']?[ \t]*\r?$/dgm,
+    /^[ \t]{1,12}["']?(?<name>[\w.-]{1,253})["']?:[ \t]{1,4}["']?(?<secret>[A-Za-z0-9+/]{4,8192}={0,2})["']?[ \t]*\r?$/dgm,
   secretGroup: "secret",
   priority: 450,
-  validators: [base64Value, inSecretData],
+  validators: [
+    base64Value,
+    function notCertificate(c) {
+      // `tls.crt`, `ca.crt` of a TLS Secret are certificates, public; `tls.key` is not.
+      return /(?:\.crt|\.cer|\.cert|(?:^|[.-])ca|cert\.pem|ca\.pem|ca-bundle)$/i.test(
+          c.groups["name"] ?? "",
+        )
+        ? "a certificate"
+        : undefined;
+    },
+    inSecretData,
+  ],
   allowlist: [],
   truePositives: [
     "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\ndata:\n  DB_USER: YXBwX3VzZXI=\n  STRIPE: c2tfbGl2ZV81MUhxOExtM1Z4N1J0Mkt3OVBuNFliNkhjMUpkNUZzMEdh\n",
@@ -104,5 +115,6 @@ export const kubernetesSecret: Rule = {
   falsePositives: [
     "apiVersion: v1\nkind: ConfigMap\ndata:\n  LOG_LEVEL: ZGVidWc=\n",
     "kind: Secret\nmetadata:\n  name: app\n  labels:\n    team: cGF5bWVudHM=\n",
+    "apiVersion: v1\nkind: Secret\ntype: kubernetes.io/tls\ndata:\n  ca.crt: TFMwdExTMUNSVWRKVGlCRFJWSlU=\n  tls.crt: TFMwdExTMUNSVWRKVGlCRFJWSlU=\n",
   ],
 };

@@ -15,12 +15,14 @@ import { card } from "./card.ts";
 import { cccd } from "./cccd.ts";
 import { email } from "./email.ts";
 import {
+  clientKeyArgument,
   commandKeyArgument,
   genericKey,
   genericKeyMarkup,
   genericKeyProse,
   genericKeyQuoted,
   genericKeySaid,
+  sqlAliasSecret,
 } from "./generic_key.ts";
 import { github } from "./github.ts";
 import { gitlab } from "./gitlab.ts";
@@ -96,6 +98,8 @@ export const RULES: readonly Rule[] = [
   genericKeyProse,
   genericKeySaid,
   commandKeyArgument,
+  clientKeyArgument,
+  sqlAliasSecret,
   genericKeyQuoted,
   ...social,
   ...platforms,

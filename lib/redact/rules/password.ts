@@ -158,7 +158,16 @@ export const passwordAssignment: Rule = {
     ),
   secretGroup: "secret",
   priority: 450,
-  validators: [nameSaysPassword, valueLooksSet, notSealedCiphertext],
+  validators: [
+    function notShellExpansion(c) {
+      // `${DB_PASSWORD:?missing}`, `${DB_PASSWORD:-}`: the variable's default or its error.
+      const nameStart = c.matchStart - (c.groups["head"] ?? "").length;
+      return c.text.startsWith("${", nameStart - 2) ? "a shell expansion's default" : undefined;
+    },
+    nameSaysPassword,
+    valueLooksSet,
+    notSealedCiphertext,
+  ],
   allowlist: [],
   truePositives: [
     "DB_PASSWORD=Tr4v3l!ing-Kite",
@@ -183,6 +192,7 @@ export const passwordAssignment: Rule = {
     "password: !!binary |\n  UTJ4bGNuUXRjMlZqY21WMExUa3pOelE9",
   ],
   falsePositives: [
+    "DB_PASSWORD=${DB_PASSWORD:?missing} && echo ${SMTP_PASS:-Kq7Lm2Vx9}",
     // Masked.
     "password=********",
     // Code reading a password.
@@ -1087,6 +1097,8 @@ export function markupPattern(words: string): RegExp {
       // Also inside a JSON string: the line break written `\n`, the quotes escaped.
       `|name:(?<=(?<![\\w-])name:)[ \\t]{0,4}(?:\\\\{0,3}["'])?(?<name>${name})(?:\\\\{0,3}["'])?[ \\t]{0,4}(?:\\r?\\n|\\\\n)[ \\t]{0,40}value:[ \\t]{0,4}` +
       `(?:\\\\{0,3}"(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"|'(?<secret>[^'\\n]{1,4096})'|(?<secret>[^\\s"'#\\\\][^\\s#\\\\]{0,4095}))` +
+      // `terraform output -json`: `"db_password": {"sensitive": true, "type": "string", "value": "…"}`.
+      `|"(?<name>${name})"[ \\t]{0,4}:[ \\t]{0,4}\\{[^{}]{0,300}?"value"[ \\t]{0,4}:[ \\t]{0,4}"(?<secret>[^"\\\\\\n]{1,4096})"` +
       // `{"name": …, "value": …}`; Postman's environments say `key`.
       `|"(?:name|key)\\\\{0,3}"[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,3}"(?<name>${name})\\\\{0,3}"[ \\t]{0,4},[ \\t]{0,4}` +
       `\\\\{0,3}"value\\\\{0,3}"[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,3}"(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"` +
@@ -1125,6 +1137,7 @@ export const passwordMarkup: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    '{\n  "db_master_password": {\n    "sensitive": true,\n    "type": "string",\n    "value": "Hq8%^x5.f%QbRt"\n  }\n}',
     '<bean id="ds"><property name="password" value="Tq8-Lm3-Vx7"/></bean>',
     // A manifest inside a Write tool's JSON arguments.
     '{"content": "env:\\n  - name: DB_PASSWORD\\n    value: \\"Kq8!Wm2_Lx7\\"\\n"}',
