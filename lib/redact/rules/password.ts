@@ -465,7 +465,7 @@ export const passwordProse: Rule = {
   id: "password_prose",
   description: "Password given in prose (Vietnamese or English)",
   placeholder: "<PASSWORD>",
-  keywords: ["mật khẩu", "mat khau", "mk", "pass", "pw", "cred", "login", "tài khoản", "tk"],
+  keywords: ["mật khẩu", "mat khau", "mk", "pass", "pw"],
   // `mkdir`, `bypass` and `passes` hold the keywords too; the pattern wants them as words.
   precheck: (facts) =>
     facts.lower.includes("password") || facts.lower.includes("passphrase") ||
@@ -484,8 +484,6 @@ export const passwordProse: Rule = {
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
         // `the password's X`, `changed the password to X`, `use password 'X'`.
         "|(?<![A-Za-z])(?:password|passphrase|pw)(?:'s|’s|`?[ \\t]+to|(?=[ \\t]+[\"'“]))[ \\t]*:?" +
-        // `creds are admin / Xk9…`, `login: ops / Xk9…`: a user, a spaced slash, the password.
-        "|(?<![A-Za-z])(?<pair>creds?|credentials|login|tài khoản|tk)(?![A-Za-z])(?:[ \\t]+[^\\s:=/]{1,20}){0,4}?[ \\t]*:?[ \\t]+[^\\s/]{1,64}[ \\t]+/[ \\t]+" +
         // `sudo with password Xk9…`, `user root, pass Xk9…`: no verb, the next word holds a digit.
         "|(?<![A-Za-z])(?<bare>password|pass|pwd|pw|mk)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”" +
@@ -497,9 +495,7 @@ export const passwordProse: Rule = {
   validators: [
     function typedPassword(c) {
       if (/[()[\]{}]/.test(c.secret)) return "code expression";
-      if (c.groups["bare"] !== undefined || c.groups["pair"] !== undefined) {
-        return barePasswordProblem(c.secret);
-      }
+      if (c.groups["bare"] !== undefined) return barePasswordProblem(c.secret);
       return /\s/.test(c.secret) ? passphraseProblem(c.secret) : passwordShapeProblem(c.secret);
     },
   ],
@@ -524,8 +520,6 @@ export const passwordProse: Rule = {
     "ssh in as ops and sudo with password Vt8Kq3Lm2Wx9, then restart nginx",
     "vps mới 10.0.0.7, user root, pass Gk7Wq.2r~Lm. Em cài docker nhé",
     "I've set `MYSQL_ROOT_PASSWORD` to `Lq7-Wr2dx93` in docker-compose.yml",
-    "can you check why the login fails? creds are admin / fKtj_Hq8xi87 on staging",
-    "tài khoản: qa01 / Hn8#Vk2Lq7 nhé",
   ],
   falsePositives: [
     // Prose about passwords.
@@ -540,7 +534,6 @@ export const passwordProse: Rule = {
     // A word after `password` that is not a typed value.
     "pass 2 arguments, then the password v1.2.3 check and pass 10 times",
     "the password 12345678 is the default on the router",
-    "login with your account / SSO, creds in 1Password / vault path kv/data/app",
   ],
 };
 
