@@ -617,9 +617,21 @@ export const genericKeyQuoted: Rule = {
       return problem === "template syntax" ? undefined : problem;
     },
     function symbolsOfAKey(c) {
-      const symbols = new Set([...c.secret].filter((char) => KEY_SYMBOLS.includes(char)));
-      if (symbols.size < 2) return "fewer than two key symbols";
-      return (c.secret.match(/ /g)?.length ?? 0) > 2 ? "more than two blanks: prose" : undefined;
+      // One pass, nothing allocated: text dense with such values spent a quarter of its time
+      // building a set of each one's symbols.
+      let first = -1;
+      let twoSymbols = false;
+      let blanks = 0;
+      for (let i = 0; i < c.secret.length; i++) {
+        const code = c.secret.charCodeAt(i);
+        if (code === 32) blanks++;
+        else if (!twoSymbols && KEY_SYMBOLS.includes(c.secret[i]!)) {
+          if (first < 0) first = code;
+          else if (code !== first) twoSymbols = true;
+        }
+      }
+      if (!twoSymbols) return "fewer than two key symbols";
+      return blanks > 2 ? "more than two blanks: prose" : undefined;
     },
     minEntropy(4),
   ],
