@@ -50,6 +50,8 @@ const HELD_OUT = [
   "heldout_sessions4_sealed.jsonl",
   "heldout_sessions5_sealed.jsonl",
   "heldout_sessions6_sealed.jsonl",
+  "heldout_sessions7_sealed.jsonl",
+  "heldout_sessions8_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -58,6 +60,8 @@ const HELD_OUT = [
   "heldout_sessions4_probe.jsonl",
   "heldout_sessions5_probe.jsonl",
   "heldout_sessions6_probe.jsonl",
+  "heldout_sessions7_probe.jsonl",
+  "heldout_sessions8_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {

@@ -236,7 +236,10 @@ function plainlyNotPlaceholder(value: string): boolean {
     previous = c;
   }
   if (run === value.length || isAscendingRuns(value)) return false;
-  if (value.includes("://") || value.startsWith("arn:") || value.startsWith("projects/")) {
+  if (
+    value.includes("://") || value.startsWith("arn:") || value.startsWith("projects/") ||
+    value.startsWith("@")
+  ) {
     return false;
   }
   const lower = value.toLowerCase();
@@ -291,6 +294,8 @@ function placeholderProblemOf(value: string): string | undefined {
   if (/[<>{}]|\$\(|\$\{|%\(|%s\b|\{\{/.test(value)) return "template syntax";
   if (value.startsWith("$") || /^%(?:\w+%|\d$)/.test(value)) return "variable reference";
   if (SECRET_STORE_REFERENCE.test(value)) return "a secret store's reference";
+  // `db_password=@/dev/stdin` (vault kv put), `@./secret.txt` (curl): a file's contents.
+  if (/^@[./~]/.test(value)) return "a file reference";
   if (isPlaceholderWord(value)) return `placeholder word ${value}`;
   if (/x{4,}|X{4,}|\*{3,}|•{3,}|\.{3}|…/.test(value)) return "masked or elided";
   if (/(?:^|[_-])(?:your|my|insert|replace|enter|fake|dummy)[_-]/i.test(value)) {

@@ -355,7 +355,7 @@ export const genericKeyProse: Rule = {
   pattern: () =>
     new RegExp(
       `(?<![A-Za-z])${PROSE_KEY_NAME}` +
-        "(?:[ \\t]{1,4}[^\\s:=]{1,20}){0,6}?[ \\t]{1,4}(?:is|was|là|la)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
+        "(?:[ \\t]{1,4}[^\\s:=]{1,20}){0,10}?[ \\t]{1,4}(?:is|was|là|la)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
         // Not ended by a sentence's full stop.
         "(?<secret>[A-Za-z0-9_\\-+/=.~]{15,8191}[A-Za-z0-9_\\-+/=~])",
       "dgi",
@@ -367,6 +367,7 @@ export const genericKeyProse: Rule = {
   truePositives: [
     "The API key for the sandbox is Qx8Wm3Lr7Tz2Kv6Pn4Bc9Hd, it expires Friday.",
     "token của bot là Zr7Kq2Wx9Lm4Vt8Pn3Bc6Hd nhé",
+    "Token API của GHTK bên vận hành gửi là 4aa101049346ecba38fd7c91348e01ec183ff1c5, anh viết hàm nhé",
   ],
   falsePositives: [
     "the token is stored in AWS Secrets Manager as prod/db/token-2024-rotation",
@@ -393,7 +394,7 @@ export const genericKeySaid: Rule = {
       // A value of 24 characters must follow first (`token: …` right after
       // the name is the assignment rules').
       ":(?=[ \\t]{0,4}[\"'`“]?[A-Za-z0-9_\\-+/=.~]{24})" +
-        `(?<=(?<![A-Za-z])(?i:${PROSE_KEY_NAME}|key(?![A-Za-z]))(?:[ \\t]{1,4}[^\\s:=]{1,20}){1,6}:)` +
+        `(?<=(?<![A-Za-z])(?i:${PROSE_KEY_NAME}|key(?![A-Za-z]))(?:[ \\t]{1,4}[^\\s=]{1,20}){1,6}:)` +
         "[ \\t]{0,4}[\"'`“]?(?<secret>[A-Za-z0-9_\\-+/=.~]{23,8191}[A-Za-z0-9_\\-+/=~])" +
         // A name in one word, a blank, a value with a digit or two capitals
         // near its start: a path or a word after a name is the next word.
@@ -402,7 +403,7 @@ export const genericKeySaid: Rule = {
         "[ \\t]{1,4}(?=[A-Za-z0-9_\\-+/=.~]{0,40}(?:\\d|[A-Z][a-z]{0,3}[A-Z]))" +
         "(?<secret>[A-Za-z0-9][\\w+/.~-]{14,8190}[\\w+/~-]={0,2})(?![\\w=])" +
         // `verifying opaque token Xk9…`: the word token, a value of 32 or more in both cases with digits.
-        "|(?<![A-Za-z])(?:[Tt]oken|TOKEN)[ \\t]{1,4}(?=[A-Za-z0-9_-]{0,40}\\d)(?=[A-Za-z0-9_-]{0,40}[A-Z])(?=[A-Za-z0-9_-]{0,40}[a-z])" +
+        "|(?:[Tt]oken|TOKEN)(?<![A-Za-z](?:[Tt]oken|TOKEN))[ \\t]{1,4}(?=[A-Za-z0-9_-]{0,40}\\d)(?=[A-Za-z0-9_-]{0,40}[A-Z])(?=[A-Za-z0-9_-]{0,40}[a-z])" +
         "(?<secret>[A-Za-z0-9][\\w+/.~-]{30,8190}[\\w+/~-]={0,2})(?![\\w=])",
       "dg",
     ),
@@ -423,6 +424,7 @@ export const genericKeySaid: Rule = {
     "anh gửi API key của GHN nè: Qbka8FRCztUjAwyuh1vauWv1zh87mTa5Vsqxe , em tích hợp nhé",
     "Dùng key mới này cho Goong Maps nhé: Wq8Msg1srz9b4vF4PvellCo2icEPVUx. Key cũ bị lộ rồi.",
     "DEBUG auth: verifying opaque token Hq6QCCZuyndPiHzlOMl61Uq6JDVDdOJ6vMsHqYOG for /admin",
+    "> dns token for cloudflare (zone:edit on acme.dev only): 8RmLJfMNxYoGzrtlrudYJuX_4Ivhs1I11QsEyb2S",
     "Cấu hình production: accessKey Kq7Lm2Vx9Rt3Wz8P, secretKey Jd5Fs0Ga2Ue4Io7Qw3Er5Ty9Ui1Op6 nhé",
     "partner MOMOX, accessKey Wq8Lm3Vx7Rt2Kz9P, secretKey hTqLmWxRvKzPnBcHdJfGsUeIoQwErTyUi.",
   ],
@@ -446,7 +448,7 @@ export const commandKeyArgument: Rule = {
   description:
     "Keys given to a command as plain words (mc alias set, ngrok add-authtoken), a .key file's one token",
   placeholder: "<SECRET>",
-  keywords: ["alias", "host add", "authtoken", ".key"],
+  keywords: ["alias", "host add", "authtoken", ".key", "base64"],
   pattern: () =>
     // A `.key` file written whole with one token (Rails' `config/master.key`).
     // Strings, not a literal: the linter reads no group name used twice.
@@ -454,7 +456,9 @@ export const commandKeyArgument: Rule = {
       '\\.key\\\\{0,3}"[ \\t]{0,4},[ \\t]{0,4}\\\\{0,3}"content\\\\{0,3}"[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,3}"(?<secret>[A-Za-z0-9+/=_-]{32,512})(?=(?:\\\\n)?\\\\{0,3}")' +
         "|\\becho[ \\t]+[\"']?(?<secret>[A-Za-z0-9+/=_-]{32,512})[\"']?[ \\t]*>[ \\t]*\\S{0,200}\\.key\\b" +
         "|\\bmc[ \\t]+(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+\\S{1,200}[ \\t]+\\S{1,2000}[ \\t]+[\"']?(?<secret>[^\\s'\"]{3,200}(?:[\"']?[ \\t]+[\"']?[^\\s'\"-][^\\s'\"]{7,4096})?)" +
-        "|\\bngrok[ \\t]+(?:config[ \\t]+add-authtoken|authtoken)[ \\t]+[\"']?(?<secret>[^\\s'\"]{20,200})",
+        "|\\bngrok[ \\t]+(?:config[ \\t]+add-authtoken|authtoken)[ \\t]+[\"']?(?<secret>[^\\s'\"]{20,200})" +
+        // A Secret's value printed decoded: `kubectl get secret … -o jsonpath='{.data.password}' | base64 -d`, then the value.
+        '|\\{\\.data\\.[\\w.\\\\-]{0,60}\\}[^\\n|]{0,20}\\|[ \\t]*base64[ \\t]+(?:-d|--decode|-D)\\b[^\\n]{0,100}?(?:\\r?\\n|\\\\n)(?<secret>[^\\s\\\\"]{6,4096})(?=\\r?\\n|\\\\n|["$]|$)',
       "dg",
     ),
   secretGroup: "secret",
@@ -462,6 +466,7 @@ export const commandKeyArgument: Rule = {
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.2)],
   allowlist: [],
   truePositives: [
+    "$ kubectl get secret pg-app -o jsonpath='{.data.password}' | base64 -d\nR38N_9jiFzBpUHq!\n$ ls",
     "mc alias set backup https://minio.lan:9000 Q7WXG2BWIW81DTRP6FTK 9vllECPVi3iBO96QbkfDf2kjPhyBDDymHUIYyLu4 --api S3v4",
     "mc alias set hn https://s3.hn.lan backup-writer Kw7hy3gmyAyngdmaVOjk5z8GfShCVAqsIAlUBCHH",
     "ngrok config add-authtoken 2Xq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd_5Fs0Ga2Ue4Io7Qw3Er5Ty",
@@ -469,6 +474,7 @@ export const commandKeyArgument: Rule = {
     "echo 'c7e2a9f4b1d8e6c3a5f9b2d7e4c1a8f6' > config/credentials/production.key",
   ],
   falsePositives: [
+    "kubectl get secret app -o jsonpath='{.data.password}' | base64 -d > /tmp/pw\n$ wc -c /tmp/pw",
     "mc alias set local http://localhost:9000 minioadmin minioadmin",
     'mc alias set prod https://s3.lan "$MINIO_ACCESS_KEY" "$MINIO_SECRET_KEY"',
     "ngrok config add-authtoken $NGROK_AUTHTOKEN",

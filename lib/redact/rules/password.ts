@@ -231,10 +231,13 @@ function userPassAt(text: string, at: number, flag: string): boolean {
   if (at > 0 && !mayBeSpace(text.charCodeAt(at - 1))) return false;
   let i = at + flag.length;
   while (text[i] === " " || text[i] === "\t" || text[i] === "=") i++;
+  // A quote escaped in a JSON string: `-u \"user:…`.
+  for (let escapes = 0; escapes < 3 && text[i] === "\\"; escapes++) i++;
   const quote = text[i] === "'" || text[i] === '"' ? text[i++] : undefined;
   const start = i;
   while (
-    i - start < 100 && i < text.length && !isSpace(text.charCodeAt(i)) && !`:'"$`.includes(text[i]!)
+    i - start < 100 && i < text.length && !isSpace(text.charCodeAt(i)) &&
+    !`:'"$\\`.includes(text[i]!)
   ) i++;
   if (quote !== undefined && text[i] === quote && text[i + 1] === ":") i++;
   return i > start && text[i] === ":";
@@ -296,8 +299,9 @@ export const passwordFlagAttached: Rule = {
         `|(?<![\\w-])--(?:password|passwd|pass|db-password)(?:=|[ \\t]+)${
           flagValue("(?<secret>[^\\s'\"]{1,4096})")
         }` +
-        `|(?<!\\S)(?:-u|--user)(?:[ \\t]+|=)(?:"[^"\\s:$]{1,100}"|'[^'\\s:$]{1,100}'|['"]?[^\\s:'"$]{1,100}):` +
-        `(?<userpass>${flagValue("(?<secret>[^\\s'\"]{1,4096})")})`,
+        // The quotes may be escaped: the command inside a JSON string.
+        `|(?<!\\S)(?:-u|--user)(?:[ \\t]+|=)(?:"[^"\\s:$]{1,100}"|'[^'\\s:$]{1,100}'|\\\\{0,3}['"]?[^\\s:'"$\\\\]{1,100}):` +
+        `(?<userpass>${flagValue("(?<secret>[^\\s'\"\\\\]{1,4096})")})`,
       "dg",
     ),
   secretGroup: "secret",
@@ -323,6 +327,7 @@ export const passwordFlagAttached: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    '{"command": "curl -X POST -u \\"svc-release:1f2105ccd5be83293f7a2c05add368923c\\" https://ci.lan/job"}',
     "mysql -h db -u admin -pK9#vLq2mWx app",
     "sshpass -p 'hX4!rTz9' ssh ops@10.0.0.7",
     "pg_dump --password=Zq8mN3vL app > dump.sql",
@@ -455,7 +460,8 @@ const PASSWORD_WORDS_ABROAD =
 
 /** What says "is" between the word and the value, in the same languages. */
 const PROSE_COPULA_ABROAD =
-  "est(?![A-Za-z])|c['’]est|ist(?![A-Za-z])|lautet|es(?![A-Za-z])|é|è|jest|je(?![A-Za-z])|on(?![A-Za-z])|är|это|は|:|：|=";
+  "est(?![A-Za-z])|c['’]est|ist(?![A-Za-z])|lautet|es(?![A-Za-z])|é|è|jest|je(?![A-Za-z])|on(?![A-Za-z])|är|это|" +
+  "は|が|是|为|為|는|은|:|：|=";
 
 /** "Now" after "is": `is now X`, `c'est maintenant X`, `ist jetzt X`. */
 const PROSE_NOW = "(?:[ \\t]+(?:now|maintenant|jetzt|ahora|agora|adesso|nu|teraz))?";
@@ -465,7 +471,7 @@ export const passwordProse: Rule = {
   id: "password_prose",
   description: "Password given in prose (Vietnamese or English)",
   placeholder: "<PASSWORD>",
-  keywords: ["mật khẩu", "mat khau", "mk", "pass", "pw"],
+  keywords: ["mật khẩu", "mat khau", "mk", "pass", "pw", "wpa", "psk"],
   // `mkdir`, `bypass` and `passes` hold the keywords too; the pattern wants them as words.
   precheck: (facts) =>
     facts.lower.includes("password") || facts.lower.includes("passphrase") ||
@@ -473,7 +479,7 @@ export const passwordProse: Rule = {
     facts.mayHaveWord("mk") || facts.mayHaveWord("pass") || facts.mayHaveWord("pw") ||
     (/cred|login|tài khoản|(?<![a-z])tk(?![a-z])/.test(facts.lower) &&
       facts.lower.includes(" / ")) ||
-    facts.mayHaveWord("pwd"),
+    facts.mayHaveWord("pwd") || facts.lower.includes("wpa") || facts.lower.includes("psk"),
   pattern: () =>
     new RegExp(
       "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
@@ -484,6 +490,8 @@ export const passwordProse: Rule = {
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
         // `the password's X`, `changed the password to X`, `use password 'X'`.
         "|(?<![A-Za-z])(?:password|passphrase|pw)(?:'s|’s|`?[ \\t]+to|(?=[ \\t]+[\"'“]))[ \\t]*:?" +
+        // A Wi-Fi key: `the WPA2 key: Xk9…`, `PSK: …`.
+        "|(?<![A-Za-z])(?:wpa[23]?(?:[ \\t-]?psk)?|psk)(?:[ \\t-]?(?:key|passphrase))?[ \\t]*:" +
         // `sudo with password Xk9…`, `user root, pass Xk9…`: no verb, the next word holds a digit.
         "|(?<![A-Za-z])(?<bare>password|pass|pwd|pw|mk)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”" +
@@ -501,6 +509,7 @@ export const passwordProse: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "the SSID is KST-Build and the WPA2 key: Bq7YADY9Fx6CTZ",
     "mật khẩu wifi văn phòng là Hn@2024xyz nhé",
     "the admin password is Kq7!vR2m, change it after login",
     "pass wifi là Tr4ngAn#88",
@@ -567,9 +576,13 @@ export const passwordProseAbroad: Rule = {
   ],
   pattern: () =>
     new RegExp(
-      `(?:${PASSWORD_WORDS_ABROAD})[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}){0,12}?[ \\t]*(?:${PROSE_COPULA_ABROAD})${PROSE_NOW}` +
+      // The words once, then either a verb and the value or the value alone.
+      `(?:${PASSWORD_WORDS_ABROAD})(?:[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}){0,12}?[ \\t]*(?:${PROSE_COPULA_ABROAD})${PROSE_NOW}` +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”|«[ \\t]?(?<secret>[^»\\n]{4,99}?)[ \\t]?»" +
-        "|[`]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)]))",
+        // Full-width punctuation ends a value as the ASCII kind does (`密码是 X，帮我…`).
+        "|[`]?(?<secret>[^\\s\"'`”，。；：！？、）]{3,99}[^\\s\"'`”.,;:!?)，。；：！？、）]))" +
+        // `비밀번호 Xk9…`, `contraseña Xk9…`: no verb, the next word is the value.
+        "|(?<bare>[ \\t]+)(?=[^\\s]{0,98}\\d)(?<secret>[^\\s\"'`”，。；：！？、）]{7,98}[^\\s\"'`”.,;:!?)，。；：！？、）]))",
       "dg",
     ),
   secretGroup: "secret",
@@ -577,11 +590,17 @@ export const passwordProseAbroad: Rule = {
   validators: [
     function typedPassword(c) {
       if (/[()[\]{}]/.test(c.secret)) return "code expression";
+      // `affiché`, `обязателен`: a word of the sentence, in any script.
+      if (/^\p{L}+$/u.test(c.secret)) return "a word";
+      if (c.groups["bare"] !== undefined) return barePasswordProblem(c.secret);
       return /\s/.test(c.secret) ? passphraseProblem(c.secret) : passwordShapeProblem(c.secret);
     },
   ],
   allowlist: [],
   truePositives: [
+    "测试服务器 192.168.10.25 的 root 密码是 ~cS6CQ!poUGq，帮我写一个 ansible inventory",
+    "스테이징 DB 접속 정보: 사용자 app_stg, 비밀번호 Uk8MtXEN5JUQAU. 이걸로 쿼리 작성해 줘",
+    "Los datos son: usuario metabase_ro, contraseña W2xuRKVGl6VqA!~. ¿Cómo lo configuro?",
     "Le mot de passe de la base a changé, c'est maintenant Rq7Lm_2xV~b. Merci",
     "Das Passwort für den SFTP-Zugang ist jetzt Kz4.Wm8Rt%, bitte prüfen",
     "El usuario es admin y la contraseña es Pq8#Lw3Vz",
@@ -592,6 +611,47 @@ export const passwordProseAbroad: Rule = {
   falsePositives: [
     "Le mot de passe est obligatoire",
     "Das Passwort ist zu kurz und muss 12 Zeichen haben",
+    "Rappel : le mot de passe Wi-Fi invités est affiché à l'accueil",
+  ],
+};
+
+/**
+ * A user and a password either side of a spaced slash, after a word that
+ * says login: `use dba_ro / 7!wwEO…`, `creds: admin / Xk9…`. Starts at the
+ * slash and looks back, so text dense with the words costs nothing.
+ */
+export const passwordSlashPair: Rule = {
+  id: "password_slash_pair",
+  description:
+    "Password after a user and a spaced slash, after a word that says login (use dba_ro / …)",
+  placeholder: "<PASSWORD>",
+  keywords: [" / "],
+  pattern: () =>
+    new RegExp(
+      "/(?<=(?<![A-Za-z])(?i:creds?|credentials|logins?|account|user(?:name)?|use|dùng|tài khoản|tk)" +
+        "(?:[ \\t:]+[^\\s/]{1,30}){0,4}[ \\t:]+[^\\s/]{1,64}[ \\t]/)[ \\t]+(?<secret>[^\\s/\"'`]{7,63}[^\\s/\"'`.,;:!?)])",
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 440,
+  validators: [
+    function typedAfterSlash(c) {
+      // Branch and path names hold digits and dashes: both cases and a digit, as a typed password.
+      if (!/[a-z]/.test(c.secret) || !/[A-Z]/.test(c.secret) || !/\d/.test(c.secret)) {
+        return "not both cases and a digit";
+      }
+      return barePasswordProblem(c.secret);
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "09:19 Matteo: replica creds are in vault, use dba_ro / 7!wwEO4iYJe6JLlq for now",
+    "creds: admin / Hq8#Vk2Lq7zz",
+    "can you check why the login fails? creds are admin / fKtj_Hq8xi87 on staging",
+  ],
+  falsePositives: [
+    "use main / release-2024.06 branches",
+    "login with your account / SSO; user admin / password reset",
   ],
 };
 
@@ -731,7 +791,10 @@ function mayRunPasswordCommand(lower: string): boolean {
     lower.includes("<<<") || lower.includes("cmdkey") || lower.includes("openssl passwd") ||
     lower.includes("rabbitmqctl") || /sqlplus|expdp|impdp|sqlldr|dgmgrl|rman /.test(lower) ||
     (lower.includes("send") && lower.includes("expect")) ||
-    (lower.includes("echo") && (lower.includes("sudo -s") || lower.includes("password-stdin"))) ||
+    (lower.includes("echo") &&
+      (lower.includes("sudo -s") || lower.includes("password-stdin") ||
+        lower.includes("--with-token") || lower.includes("devops login"))) ||
+    lower.includes("jdbc:oracle") || lower.includes("drone") ||
     lower.includes("lftp") || lower.includes("http-basic");
 }
 
@@ -767,6 +830,10 @@ export const passwordCommand: Rule = {
     "sqlldr",
     "dgmgrl",
     "rman ",
+    "jdbc:oracle",
+    "drone",
+    "--with-token",
+    "devops login",
     "lftp",
     "http-basic",
   ],
@@ -778,14 +845,18 @@ export const passwordCommand: Rule = {
         `|\\bnet[ \\t]+use[ \\t]+(?:[A-Za-z]:[ \\t]+)?\\\\\\\\\\S{1,1000}[ \\t]+(?:/user:\\S{1,200}[ \\t]+)?(?<net>${SHELL_WORD})` +
         `|\\bexpect[ \\t]+(?:-\\w{1,10}[ \\t]+)?"[^"\\n]{0,80}(?:assword|passphrase)[^"\\n]{0,40}"[ \\t]*\\r?\\n[ \\t]*` +
         `send[ \\t]+(?:--[ \\t]+)?"(?<quoted>(?<secret>[^"\\n\\\\]{1,4096}))(?:\\\\[rn])?"` +
-        `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|[^\\n|]{0,200}--password-stdin)` +
+        // Piped to a login that reads it: `sudo -S`, `--password-stdin`, `gh auth login --with-token`, `az devops login`.
+        `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|[^\\n|]{0,200}(?:--password-stdin|--with-token|devops[ \\t]+login))` +
         `|--password-stdin[^\\n<]{0,200}<<<[ \\t]*${SHELL_WORD}` +
         `|\\bnet[ \\t]+user[ \\t]+[^\\s/]\\S{0,100}[ \\t]+(?<net>${SHELL_WORD})(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|$))` +
         `|\\bcmdkey(?:[ \\t]{1,8}/(?!pass:)[A-Za-z]{1,12}(?::\\S{1,200})?){0,4}[ \\t]{1,8}/pass:${SHELL_WORD}` +
         `|\\bopenssl[ \\t]+passwd[ \\t]+(?:-(?:1|5|6|apr1|crypt|aixmd5)[ \\t]+|-salt[ \\t]+\\S{1,64}[ \\t]+){0,3}${SHELL_WORD}` +
         `|\\brabbitmqctl[ \\t]+(?:add_user|change_password)[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
-        // Oracle's `user/password@db` logins.
+        // Oracle's `user/password@db` logins, in its tools and in JDBC's thin URLs.
         `|\\b(?:sqlplus|expdp|impdp|sqlldr|dgmgrl|rman[ \\t]+target)[ \\t]+(?:-\\w{1,10}[ \\t]+){0,3}(?:userid=)?[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@|\\s|$)` +
+        `|jdbc:oracle:thin:[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@)` +
+        // `drone secret add --name NAME --data VALUE`: a secret whatever NAME says.
+        `|\\bdrone[ \\t]+(?:org[ \\t]+)?secret[ \\t]+(?:add|update)[ \\t][^\\n|;&]{0,200}?--data(?:=|[ \\t]+)${SHELL_WORD}` +
         // `lftp -u user,password`; `composer`/`poetry config http-basic.REPO user password`.
         `|\\blftp[ \\t][^\\n|;&]{0,200}?-u[ \\t]+(?:'[^'\\n,]{1,100}'|"[^"\\n,]{1,100}"|[^\\s,'"]{1,100}),${SHELL_WORD}` +
         `|\\b(?:composer|poetry)[ \\t]+config[ \\t]+(?:-{1,2}[\\w-]{1,12}[ \\t]+){0,3}http-basic\\.\\S{1,200}[ \\t]+\\S{1,200}[ \\t]+${SHELL_WORD}`,
@@ -806,6 +877,9 @@ export const passwordCommand: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "drone secret add --repository acme/api --name docker_password --data 'UVHo8U3Pae1lSh0*Su'",
+    "flyway.url=jdbc:oracle:thin:FLYWAY_OWNER/yVq4VIco#B1sNi@db-ora-03.corp.local:1521/ORCLPDB1",
+    'echo "pq2w32nnzrjyqbyp8rqj6grwddzz2a3hr4ljnqdfdsjcawacif5v" | az devops login --organization https://dev.azure.com/acme',
     "htpasswd -bc /etc/nginx/.htpasswd admin Vq8-Rt3-Lm9",
     "net use Z: \\\\nas\\share /user:CORP\\ops Wk4!Lp9Tz",
     'expect "Password:"\nsend "Hx7#qL2m\\r"',
@@ -1160,6 +1234,7 @@ export const password: Rule[] = [
   passwordPgpass,
   passwordProse,
   passwordProseAbroad,
+  passwordSlashPair,
   passwordContinued,
   passwordCommand,
   passwordCall,

@@ -124,12 +124,13 @@ export const phoneNational: Rule = {
 export const phoneNanp: Rule = {
   id: "phone_nanp",
   metricLabel: "phone",
-  description: "North American phone number (NXX) NXX-XXXX / NXX-NXX-XXXX",
+  description:
+    "North American phone number (NXX) NXX-XXXX / NXX-NXX-XXXX, and Brazil's (XX) 9XXXX-XXXX",
   placeholder: "<PHONE>",
   keywords: [],
   precheck: (facts) => facts.digitCluster() >= 10,
   pattern: () =>
-    /(?:(?<=(?<![\w-])[Tt][Ee][Ll]:)|(?<![\w.+/:-]))(?:1[ .-])?(?:\([2-9]\d{2}\)[ ]?[2-9]\d{2}[ .-]\d{4}|[2-9]\d{2}-[2-9]\d{2}-\d{4}|[2-9]\d{2}\.[2-9]\d{2}\.\d{4}|[2-9]\d{2} [2-9]\d{2} \d{4})(?![\w-]|[.:/]\d)/dg,
+    /(?:(?<=(?<![\w-])[Tt][Ee][Ll]:)|(?<![\w.+/:-]))(?:1[ .-])?(?:\([2-9]\d{2}\)[ ]?[2-9]\d{2}[ .-]\d{4}|\([1-9]\d\)[ ]?9?[2-9]\d{3}-\d{4}|[2-9]\d{2}-[2-9]\d{2}-\d{4}|[2-9]\d{2}\.[2-9]\d{2}\.\d{4}|[2-9]\d{2} [2-9]\d{2} \d{4})(?![\w-]|[.:/]\d)/dg,
   priority: 150,
   validators: [],
   allowlist: [],
@@ -139,6 +140,8 @@ export const phoneNanp: Rule = {
     "fax 212 555 0147",
     "1-800-555-0199",
     '<a href="TEL:303-555-0172">call us</a>',
+    "Abs,\nCamila\nWhatsApp: (11) 98347-2619",
+    "Fone: (21) 3456-7812",
   ],
   falsePositives: [
     // An ISBN.
