@@ -536,7 +536,8 @@ export const sqlAliasSecret: Rule = {
   placeholder: "<SECRET>",
   keywords: ["' as ", "' as\t"],
   pattern: () =>
-    /'(?<secret>[^'\s\\]{8,200})'[ \t]+(?:AS|as|As)[ \t]+(?<name>[A-Za-z_]\w{0,40}?(?:secret|key|token|pass(?:wo?r?d)?|pwd)\w{0,20})(?!\w)/dgi,
+    // Starts at `AS` and looks back for the quoted value: a leading quote stopped everywhere.
+    /(?<=(?<![\w'])'(?<secret>[^'\s\\]{8,200})'[ \t]+)as[ \t]+(?<name>[A-Za-z_]\w{0,40}?(?:secret|key|token|pass(?:wo?r?d)?|pwd)\w{0,20})(?!\w)/dgi,
   secretGroup: "secret",
   priority: 400,
   validators: [
