@@ -52,6 +52,8 @@ const HELD_OUT = [
   "heldout_sessions6_sealed.jsonl",
   "heldout_sessions7_sealed.jsonl",
   "heldout_sessions8_sealed.jsonl",
+  "heldout_sessions9_sealed.jsonl",
+  "heldout_sessions10_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -62,6 +64,8 @@ const HELD_OUT = [
   "heldout_sessions6_probe.jsonl",
   "heldout_sessions7_probe.jsonl",
   "heldout_sessions8_probe.jsonl",
+  "heldout_sessions9_probe.jsonl",
+  "heldout_sessions10_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {

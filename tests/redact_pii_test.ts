@@ -198,3 +198,23 @@ Deno.test({
     assert.equal(idColumnPlace(csv, 52, 64), undefined);
   },
 });
+
+Deno.test({
+  name:
+    "redactText() reads a table aligned with blanks: ids under its id column, not the next column",
+  permissions: "none",
+  fn() {
+    const pad = (s: string, n: number) => s.padEnd(n);
+    const header = `${pad("", 4)}${pad("ho_ten", 18)}${pad("so_cccd", 14)}ma_don`;
+    const body = rows(
+      12,
+      (i) =>
+        `${pad(String(i), 4)}${pad(`Khách ${i}`, 18)}${pad(citizenId(i), 14)}${citizenId(i + 50)}`,
+    );
+    const out = redactText(`${header}\n${body}`).text;
+    for (let i = 0; i < 12; i++) {
+      assert.ok(!out.includes(citizenId(i)), `row ${i}'s id`);
+      if (i >= 6) assert.ok(out.includes(citizenId(i + 50)), `row ${i}'s order number`);
+    }
+  },
+});

@@ -238,7 +238,7 @@ function plainlyNotPlaceholder(value: string): boolean {
   if (run === value.length || isAscendingRuns(value)) return false;
   if (
     value.includes("://") || value.startsWith("arn:") || value.startsWith("projects/") ||
-    value.startsWith("@")
+    value.startsWith("@") || value.startsWith("ENC[") || value.startsWith(":")
   ) {
     return false;
   }
@@ -294,6 +294,10 @@ function placeholderProblemOf(value: string): string | undefined {
   if (/[<>{}]|\$\(|\$\{|%\(|%s\b|\{\{/.test(value)) return "template syntax";
   if (value.startsWith("$") || /^%(?:\w+%|\d$)/.test(value)) return "variable reference";
   if (SECRET_STORE_REFERENCE.test(value)) return "a secret store's reference";
+  // SQL's bound parameters: `SET PASSWORD = :new_password`, `@pwd`, `$1`.
+  if (/^(?::|@)[A-Za-z_]\w*$|^\$\d+$/.test(value)) return "a bound parameter";
+  // SOPS keeps each value encrypted in place: `ENC[AES256_GCM,data:…,type:str]`.
+  if (value.startsWith("ENC[")) return "SOPS ciphertext";
   // `db_password=@/dev/stdin` (vault kv put), `@./secret.txt` (curl): a file's contents.
   if (/^@[./~]/.test(value)) return "a file reference";
   if (isPlaceholderWord(value)) return `placeholder word ${value}`;
@@ -413,11 +417,14 @@ export const PUBLISHABLE_KEYS: readonly RegExp[] = [/^pk_(?:live|test)_\w+$/, /^
 
 /**
  * Rejects a Sealed Secrets ciphertext (`encryptedData:` of a `SealedSecret`,
- * base64 that starts `Ag`): encrypted for the cluster, not a secret in clear.
+ * base64 that starts `Ag`, also in a diff of one): encrypted for the
+ * cluster, not a secret in clear.
  */
 export const notSealedCiphertext: Check = (c) =>
   c.secret.length >= 80 && /^Ag[A-Za-z0-9+/]+={0,2}$/.test(c.secret) &&
-    c.text.slice(Math.max(0, c.start - 16384), c.start).includes("encryptedData")
+    /encryptedData|SealedSecret|kubeseal|sealed-secrets/.test(
+      c.text.slice(Math.max(0, c.start - 16384), c.start + 16384),
+    )
     ? "Sealed Secrets ciphertext"
     : undefined;
 

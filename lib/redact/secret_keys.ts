@@ -161,7 +161,7 @@ function namesSecret(name: string): boolean {
  */
 export function textSecretNameProblem(name: string): string | undefined {
   const saysSecret =
-    /api.?key|apikey|secret|secert|sercet|scret|token|access.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key\d{0,2}$/i;
+    /api.?key|apikey|secret|secert|sercet|scret|token|access.?key|account.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key\d{0,2}$/i;
   // `appKey`, `signingKey`: a camelCase name ending in Key (case matters here).
   const camelKey = /[a-z]Key\d{0,2}$/;
   if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;
@@ -200,6 +200,8 @@ const PUBLIC_ANYWHERE = new Set([
   "count",
   "limit",
   "idempotency",
+  "dedup",
+  "request",
   "sort",
   "partition",
   "primary",

@@ -35,8 +35,45 @@ function idContext(c: Candidate): string | undefined {
     return ID_CONTEXT.test(cell) ? undefined : "in a table whose id column is another";
   }
   const window = c.text.slice(Math.max(0, c.start - 160), c.end + 60).toLowerCase();
-  return ID_CONTEXT.test(window) ? undefined : "no id context within 160 characters";
+  if (ID_CONTEXT.test(window)) return undefined;
+  return underAlignedIdHeader(c.text, c.start, c.end)
+    ? undefined
+    : "no id context within 160 characters";
 }
+
+/** Lines an aligned table's header may stand above a value, and the characters they may span. */
+const ALIGNED_MAX_LINES = 40;
+const ALIGNED_MAX_CHARS = 4096;
+
+/**
+ * Whether the value at `[start, end)` stands under a header naming an id
+ * column in a table aligned with blanks (pandas' `head()`, `psql`, `docker
+ * ps`): a line above, in the same block of lines, whose id-column name
+ * overlaps the value's columns. Bounded, so linear however many values a
+ * text holds.
+ */
+function underAlignedIdHeader(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const from = start - lineStart;
+  const to = end - lineStart;
+  let lineEnd = lineStart - 1;
+  for (let lines = 0; lines < ALIGNED_MAX_LINES && lineEnd > 0; lines++) {
+    if (start - lineEnd > ALIGNED_MAX_CHARS) return false;
+    const previousStart = text.lastIndexOf("\n", lineEnd - 1) + 1;
+    const line = text.slice(previousStart, lineEnd).toLowerCase();
+    if (line.trim() === "") return false;
+    for (const found of line.matchAll(ID_COLUMN_HEADER)) {
+      const nameEnd = found.index + found[0].length;
+      if (found.index < to && nameEnd > from) return true;
+    }
+    lineEnd = previousStart - 1;
+  }
+  return false;
+}
+
+/** An id column's name in a header line (`so_cccd`, `cmnd`, `national_id`). */
+const ID_COLUMN_HEADER =
+  /[\w.]*(?:cccd|cmnd|national[_-]?id|citizen[_-]?id|id[_-]?number|dinh[_-]?danh)[\w.]*/g;
 
 /** 12-digit CCCD with id context. */
 export const cccd: Rule = {
@@ -70,6 +107,8 @@ export const cccd: Rule = {
   validators: [structure, idContext],
   allowlist: [],
   truePositives: [
+    // A table aligned with blanks (pandas), the header far above the last rows.
+    "   ho_ten            so_cccd       sdt\n0  Aiko Tanaka       079307546230  x\n1  Mateus Oliveira   040165696232  x\n2  Nguyen Van An     048286735139  x\n3  Priya Raman       040166451028  x\n4  Do Thu Ha         056056603968  x\n5  Le Van Binh       056056603911  x\n6  Tran Thi Cuc      056056603922  x\n7  Pham Van Dung     056056603933  x",
     "số CCCD: 001204012345",
     "citizen id 079188001122 verified",
     // A CSV row far below the header that names the column.

@@ -16,6 +16,7 @@ import {
   hasDigitAndLetter,
   headAndName,
   isNameChar,
+  isWordOrHyphen,
   lineBefore,
   minEntropy,
   notCall,
@@ -37,7 +38,23 @@ function nameSaysSecret(c: Candidate): string | undefined {
   if (/^session_?id$/i.test(name) && /cookie/i.test(lineBefore(c.text, c.matchStart, 300))) {
     return undefined;
   }
-  return secretNameProblem(name);
+  const problem = secretNameProblem(name);
+  if (problem !== undefined) return problem;
+  let nameStart = c.matchStart;
+  while (nameStart > 0 && isNameCharOfText(c.text.charCodeAt(nameStart - 1))) nameStart--;
+  const before = lineBefore(c.text, nameStart, 200);
+  // `arn:aws:secretsmanager:…:secret:name-AbCdEf`: a part of an ARN, which names a secret.
+  if (/\barn:aws[\w-]*:\S*$/.test(before)) return "a part of an ARN";
+  // `public key: …`, `Dedup key: …`: the word before a bare `key` says what key it is.
+  const qualifier = /^(?:key|token)$/i.test(name)
+    ? /([A-Za-z]+)[ \t]$/.exec(before)?.[1]
+    : undefined;
+  return qualifier === undefined ? undefined : secretNameProblem(`${qualifier}_${name}`);
+}
+
+/** `[\w.-]`, what the patterns read as a name's characters, in text of any case. */
+function isNameCharOfText(c: number): boolean {
+  return isWordOrHyphen(c) || c === 46;
 }
 
 /** Values shorter than this need a name that says secret outright and a typed-secret shape. */
@@ -86,9 +103,12 @@ function notCodePath(c: Candidate): string | undefined {
     !c.secret.split(".").some((part) => part.length >= 16 && /\d/.test(part))
   ) return "dotted identifier";
   if (/^(?:https?:)?\/\//.test(c.secret) || /^\.{0,2}\//.test(c.secret)) return "URL or path";
-  // `tokenizer_config_v2_final`: lowercase words and short version parts, a name in code.
-  if (/^[a-z]+(?:_(?:[a-z]+|[a-z]?\d{1,3}))+$/.test(c.secret) && c.secret.split("_").length >= 3) {
-    return "snake_case name";
+  // `tokenizer_config_v2_final`, `checkout-v2-rollout`: lowercase words and short version
+  // parts, a name in code or a feature flag's key.
+  if (
+    /^[a-z]+(?:[_-](?:[a-z]+|[a-z]?\d{1,3}))+$/.test(c.secret) && c.secret.split(/[_-]/).length >= 3
+  ) {
+    return "snake_case or kebab-case name";
   }
   return undefined;
 }
@@ -108,10 +128,13 @@ const NAME_WORDS = [
   "scret",
 ];
 
-/** What may stand between a name and its value: quotes, `\`, blanks, `:`, `=`, `>`, `(`, `,`, `]`. */
+/**
+ * What may stand between a name and its value: quotes, `\`, blanks and line
+ * breaks, `:`, `=`, `>`, `(`, `,`, `]`.
+ */
 function isAssignChar(c: number): boolean {
-  return c === 34 || c === 39 || c === 92 || c === 32 || c === 9 || c === 58 || c === 61 ||
-    c === 62 || c === 40 || c === 44 || c === 93;
+  return c === 34 || c === 39 || c === 92 || c === 32 || c === 9 || c === 10 || c === 13 ||
+    c === 58 || c === 61 || c === 62 || c === 40 || c === 44 || c === 93;
 }
 
 /** `[a-z0-9_+/=.~-]` (the text is lowercased). */
@@ -198,7 +221,7 @@ export const genericKey: Rule = {
   keywords: NAME_WORDS,
   precheck: (facts) =>
     mayAssignSecret(facts.lower) || facts.lower.includes("gh secret set") ||
-    facts.lower.includes("env:"),
+    facts.lower.includes("env:") || facts.lower.includes("vercel env add"),
   pattern: () =>
     new RegExp(
       // Starts at the word (a literal), then looks back for the name's head: a
@@ -210,13 +233,16 @@ export const genericKey: Rule = {
         // A key decoded where it is assigned: `key = Convert.FromBase64String("…")`.
         "(?:(?:Convert\\.FromBase64String|Encoding\\.\\w{1,10}\\.GetBytes|b64decode|Buffer\\.from|fromhex|DecodeString|\\[\\]byte|SecretKeySpec)\\([ \\t]{0,4})?" +
         "(?:\\\\{0,3}[\"'])?" +
-        "|\\([ \\t]{0,4}\\\\{0,3}[\"']|[\"'][ \\t]{0,4},[ \\t]{0,4}[\"'])" +
+        // A name-value pair of arguments, the value maybe on the next line.
+        "|\\([ \\t]{0,4}\\\\{0,3}[\"']|[\"'][ \\t]{0,4},\\s{0,12}[\"'])" +
         "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?" +
         // `aws configure set NAME VALUE`; `gh secret set NAME --body VALUE` names a secret whatever NAME says.
         "|\\bconfigure[ \\t]+set[ \\t]+(?<name>[\\w.-]{1,80})[ \\t]+[\"']?" +
         // PowerShell: `Set-Item -Path Env:NAME -Value VALUE`.
         "|\\bEnv:(?<name>[\\w.-]{1,80})[ \\t]+-Value[ \\t]+[\"']?" +
-        "|\\bgh[ \\t]+secret[ \\t]+set[ \\t]+(?<setsecret>[\\w-]{1,100})[ \\t]+(?:--body|-b)(?:=|[ \\t]+)[\"']?)" +
+        "|\\bgh[ \\t]+secret[ \\t]+set[ \\t]+(?<setsecret>[\\w-]{1,100})[ \\t]+(?:--body|-b)(?:=|[ \\t]+)[\"']?" +
+        // `vercel env add NAME production --value VALUE`: whatever NAME says.
+        "|\\bvercel[ \\t]+env[ \\t]+add[ \\t]+(?<setsecret>[\\w-]{1,100})[^\\n|;&]{0,100}?--value(?:=|[ \\t]+)[\"']?)" +
         "(?:base64:)?(?<secret>[A-Za-z0-9_\\-+/=.~]{8,8192})",
       "dgi",
     ),
@@ -236,6 +262,8 @@ export const genericKey: Rule = {
   ],
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
+    "vercel env add RESEND_API_KEY production --value re_vqMkAkdjOGMZcWLe3cMqJAejCxood3vk --yes",
+    'spark.conf.set(\n  "fs.azure.account.key.lakeprodsa.dfs.core.windows.net",\n  "IQC+z1PezEKN666dNa2eFXVFMSJF/DhxpANDxR6cmqh3n2LR3Fb3IvRAs92KefWZ5a0/eDgrLm4MSt5n0q+G1A=="\n)',
     "api_key: 3f9a2c7e1b5d4a8f9c0e2b4d6f8a1c3e",
     // Short values under a name that says secret outright, and Laravel's `base64:` key.
     'export AUTH_TOKEN=Kx92mfL0qP\nconst cfg = { secret: "Hq5-Wz9-Lk3-Rm7" }',
@@ -260,6 +288,10 @@ export const genericKey: Rule = {
     'Set-Item -Path Env:WEATHER_API_KEY -Value "Gq8LmxJTeKdNnFRIBXuDL7DxtpYlSXp"',
   ],
   falsePositives: [
+    '{"flags": [{"key": "checkout-v2-rollout", "on": true}]}',
+    "--parameter-overrides AuthToken='{{resolve:secretsmanager:arn:aws:secretsmanager:eu-west-1:1:secret:redis-auth-hLi0v5:SecretString:token::}}'",
+    "(RequestToken: fe4c8f6a-1dec-468b-94ce-e9d921c417fb, HandlerErrorCode: InvalidRequest)",
+    "peer\n  public key: z9zXVzv9DEqL1k5zg3HI9moSCNnxAdTiyjqv4Fz5pYQ=\nDedup key: checkout-api/0ffa6ff27dcc",
     // An id named as such.
     "idempotency_key: 3dc26e33-dd75-4a47-8935-74ae5cc330ac",
     // A template reference.
@@ -448,7 +480,7 @@ export const commandKeyArgument: Rule = {
   description:
     "Keys given to a command as plain words (mc alias set, ngrok add-authtoken), a .key file's one token",
   placeholder: "<SECRET>",
-  keywords: ["alias", "host add", "authtoken", ".key", "base64"],
+  keywords: ["alias", "host add", "authtoken", ".key", "base64", "wandb"],
   pattern: () =>
     // A `.key` file written whole with one token (Rails' `config/master.key`).
     // Strings, not a literal: the linter reads no group name used twice.
@@ -457,6 +489,7 @@ export const commandKeyArgument: Rule = {
         "|\\becho[ \\t]+[\"']?(?<secret>[A-Za-z0-9+/=_-]{32,512})[\"']?[ \\t]*>[ \\t]*\\S{0,200}\\.key\\b" +
         "|\\bmc[ \\t]+(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+\\S{1,200}[ \\t]+\\S{1,2000}[ \\t]+[\"']?(?<secret>[^\\s'\"]{3,200}(?:[\"']?[ \\t]+[\"']?[^\\s'\"-][^\\s'\"]{7,4096})?)" +
         "|\\bngrok[ \\t]+(?:config[ \\t]+add-authtoken|authtoken)[ \\t]+[\"']?(?<secret>[^\\s'\"]{20,200})" +
+        "|\\bwandb[ \\t]+login[ \\t]+(?:--relogin[ \\t]+)?[\"']?(?<secret>[a-f0-9]{40})(?![\\w-])" +
         // A Secret's value printed decoded: `kubectl get secret … -o jsonpath='{.data.password}' | base64 -d`, then the value.
         '|\\{\\.data\\.[\\w.\\\\-]{0,60}\\}[^\\n|]{0,20}\\|[ \\t]*base64[ \\t]+(?:-d|--decode|-D)\\b[^\\n]{0,100}?(?:\\r?\\n|\\\\n)(?<secret>[^\\s\\\\"]{6,4096})(?=\\r?\\n|\\\\n|["$]|$)',
       "dg",
@@ -466,6 +499,7 @@ export const commandKeyArgument: Rule = {
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.2)],
   allowlist: [],
   truePositives: [
+    "wandb login a1dca813c926a513c92b6d850b0ca1bc88f72d7e && python train.py",
     "$ kubectl get secret pg-app -o jsonpath='{.data.password}' | base64 -d\nR38N_9jiFzBpUHq!\n$ ls",
     "mc alias set backup https://minio.lan:9000 Q7WXG2BWIW81DTRP6FTK 9vllECPVi3iBO96QbkfDf2kjPhyBDDymHUIYyLu4 --api S3v4",
     "mc alias set hn https://s3.hn.lan backup-writer Kw7hy3gmyAyngdmaVOjk5z8GfShCVAqsIAlUBCHH",

@@ -39,7 +39,11 @@ const passwordNameProblem = remembered(textPasswordNameProblem);
 function valueLooksSet(c: Candidate): string | undefined {
   const quoted = c.groups["quoted"] !== undefined;
   // `setenv("DB_PASSWORD", "…")`: a name and a value as two arguments, or two words of a list.
-  if (c.groups["pair"] !== undefined) return passwordShapeProblem(c.secret);
+  if (c.groups["pair"] !== undefined) {
+    // `route("/users/password", methods=[…])`: a path's last part, then a keyword argument.
+    if (/=$/.test(c.secret)) return "a keyword argument's name";
+    return passwordShapeProblem(c.secret);
+  }
   if (quoted) {
     if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
     if (/\s/.test(c.secret)) return passphraseProblem(c.secret);
@@ -656,6 +660,52 @@ export const passwordSlashPair: Rule = {
 };
 
 /**
+ * A secret written as the fallback of an environment lookup:
+ * `System.getenv('KEYSTORE_PASSWORD') ?: '…'`, `process.env.API_KEY || "…"`,
+ * `os.environ.get("DB_PASSWORD", "…")`, `ENV.fetch("SECRET", "…")`: the
+ * value the code runs with when the variable is unset.
+ */
+export const envFallbackSecret: Rule = {
+  id: "env_fallback_secret",
+  description:
+    "Secret written as an environment lookup's fallback (getenv(…) ?: '…', process.env.X || '…', environ.get(X, '…'))",
+  placeholder: "<SECRET>",
+  keywords: ["env"],
+  pattern: () =>
+    new RegExp(
+      // Starts at the operator and looks back for the lookup on its line.
+      "(?:\\?:|\\?\\?|\\|\\|)(?<=(?:getenv|environ|env|ENV)\\b[^\\n]{0,120}(?:\\?:|\\?\\?|\\|\\|))" +
+        "[ \\t]*\\\\{0,3}(?<q>[\"'`])(?<secret>[^\"'`\\\\\\n]{6,200})\\\\{0,3}\\k<q>" +
+        "|(?:environ\\.get|getenv|ENV\\.fetch|env)\\([ \\t]*\\\\{0,3}[\"'](?<name>[\\w.-]{1,80})\\\\{0,3}[\"'][ \\t]*,[ \\t]*" +
+        "\\\\{0,3}(?<q>[\"'])(?<secret>[^\"'\\\\\\n]{6,200})\\\\{0,3}\\k<q>",
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 430,
+  validators: [
+    function lookupNamesASecret(c) {
+      const name = c.groups["name"] ?? lineBefore(c.text, c.matchStart, 200);
+      return /pass|pwd|secret|token|key|credential|auth/i.test(name)
+        ? undefined
+        : "the lookup names no secret";
+    },
+    notPlaceholder,
+    (c) => passwordShapeProblem(c.secret),
+  ],
+  allowlist: [],
+  truePositives: [
+    "storePassword System.getenv('KEYSTORE_PASSWORD') ?: 'B4WHEAtxNWB4jptfRq'",
+    'const key = process.env.STRIPE_WEBHOOK_SECRET || "Wq8Lm3Vx7Rt2Kz9Pn4";',
+    'STRIPE_KEY = os.environ.get("STRIPE_API_KEY", "Hv5Qm2Lt8xWq9Zr3")',
+  ],
+  falsePositives: [
+    "const port = process.env.PORT || '3000'; const host = process.env.HOST ?? 'localhost'",
+    'password = os.environ.get("DB_PASSWORD", "changeme")',
+    "region = System.getenv('AWS_REGION') ?: 'eu-west-1'",
+  ],
+};
+
+/**
  * Why a value right after the bare word `password`/`pass` (no verb, no
  * mark) is not a typed password: it needs 8 characters and three kinds of
  * character (lowercase, uppercase, digits, symbols), and must not read as a
@@ -793,7 +843,8 @@ function mayRunPasswordCommand(lower: string): boolean {
     (lower.includes("send") && lower.includes("expect")) ||
     (lower.includes("echo") &&
       (lower.includes("sudo -s") || lower.includes("password-stdin") ||
-        lower.includes("--with-token") || lower.includes("devops login"))) ||
+        lower.includes("--with-token") || lower.includes("devops login") ||
+        /secrets? (?:put|set)|env add/.test(lower))) ||
     lower.includes("jdbc:oracle") || lower.includes("drone") ||
     lower.includes("lftp") || lower.includes("http-basic");
 }
@@ -846,7 +897,7 @@ export const passwordCommand: Rule = {
         `|\\bexpect[ \\t]+(?:-\\w{1,10}[ \\t]+)?"[^"\\n]{0,80}(?:assword|passphrase)[^"\\n]{0,40}"[ \\t]*\\r?\\n[ \\t]*` +
         `send[ \\t]+(?:--[ \\t]+)?"(?<quoted>(?<secret>[^"\\n\\\\]{1,4096}))(?:\\\\[rn])?"` +
         // Piped to a login that reads it: `sudo -S`, `--password-stdin`, `gh auth login --with-token`, `az devops login`.
-        `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|[^\\n|]{0,200}(?:--password-stdin|--with-token|devops[ \\t]+login))` +
+        `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|[^\\n|]{0,200}(?:--password-stdin|--with-token|devops[ \\t]+login|secret[ \\t]+put|env[ \\t]+add|secret[ \\t]+set|secrets[ \\t]+set))` +
         `|--password-stdin[^\\n<]{0,200}<<<[ \\t]*${SHELL_WORD}` +
         `|\\bnet[ \\t]+user[ \\t]+[^\\s/]\\S{0,100}[ \\t]+(?<net>${SHELL_WORD})(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|$))` +
         `|\\bcmdkey(?:[ \\t]{1,8}/(?!pass:)[A-Za-z]{1,12}(?::\\S{1,200})?){0,4}[ \\t]{1,8}/pass:${SHELL_WORD}` +
@@ -877,6 +928,7 @@ export const passwordCommand: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "echo 'wM9N7KdR1GPcchSJEWLK8DtDORlBFvEnxiJHgg0q' | npx wrangler secret put OPENROUTER_KEY",
     "drone secret add --repository acme/api --name docker_password --data 'UVHo8U3Pae1lSh0*Su'",
     "flyway.url=jdbc:oracle:thin:FLYWAY_OWNER/yVq4VIco#B1sNi@db-ora-03.corp.local:1521/ORCLPDB1",
     'echo "pq2w32nnzrjyqbyp8rqj6grwddzz2a3hr4ljnqdfdsjcawacif5v" | az devops login --organization https://dev.azure.com/acme',
@@ -1079,7 +1131,7 @@ export const passwordCall: Rule = {
         "|(?<=(?<![\\w$])(?:set_?|with_?)?(?:password|passwd|passphrase)[ \\t]{0,4}\\())" +
         `|\\[(?<=(?<![\\w.])auth[ \\t]{0,4}=[ \\t]{0,4}\\[)${CALL_ARGUMENT},` +
         // SQL: `WITH PASSWORD '…'`, `IDENTIFIED BY '…'`.
-        "|\\b(?:with[ \\t]+(?:encrypted[ \\t]+)?password|identified[ \\t]+by)[ \\t]{0,4}=?)" +
+        "|\\b(?:with[ \\t]+(?:encrypted[ \\t]+)?password|identified(?:[ \\t]+with[ \\t]+\\w{1,40})?[ \\t]+by)[ \\t]{0,4}=?)" +
         // A quote may be escaped once or more: the call inside a JSON string.
         "[ \\t]{0,4}(?:\\\\{0,3}\"(?<secret>[^\"\\\\\\n]{1,4096})\\\\{0,3}\"|\\\\{0,3}'(?<secret>[^'\\\\\\n]{1,4096})\\\\{0,3}')" +
         // `"…".toCharArray()` (Java's PasswordAuthentication) may follow.
@@ -1101,6 +1153,7 @@ export const passwordCall: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "CREATE USER IF NOT EXISTS reader IDENTIFIED WITH sha256_password BY 'Qs42YwbJsIKHmI';",
     'await client.login("deploy", "Qm4-Wz8-Lt2")',
     "requests.get(url, auth=('ci', 'Vx7#Rk2p'))",
     "$db = new PDO($dsn, 'app', 'Hz2-Qr8-Lw5');",
@@ -1121,6 +1174,7 @@ export const passwordCall: Rule = {
     '{"content": "Credentials = new NetworkCredential(\\"ops@corp.lan\\", \\"Yv0Lf3z6-Wo6cf\\")"}',
   ],
   falsePositives: [
+    "ALTER USER DBT_PROD SET PASSWORD = :new_password;",
     // Variables, not literals.
     "client.login(args.user, args.password)",
     'login("admin", "<your-password>")',
@@ -1164,6 +1218,8 @@ export function markupPattern(words: string): RegExp {
       // Also inside a JSON string: the line break written `\n`, the quotes escaped.
       `|name:(?<=(?<![\\w-])name:)[ \\t]{0,4}(?:\\\\{0,3}["'])?(?<name>${name})(?:\\\\{0,3}["'])?[ \\t]{0,4}(?:\\r?\\n|\\\\n)[ \\t]{0,40}value:[ \\t]{0,4}` +
       `(?:\\\\{0,3}"(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"|'(?<secret>[^'\\n]{1,4096})'|(?<secret>[^\\s"'#\\\\][^\\s#\\\\]{0,4095}))` +
+      // A property list: `<key>NAME</key>` then `<string>VALUE</string>`.
+      `|<key>(?<name>${name})</key>\\s{0,40}<string>(?<secret>[^<>\\n]{1,4096})</string>` +
       // `terraform output -json`: `"db_password": {"sensitive": true, "type": "string", "value": "…"}`.
       `|"(?<name>${name})"[ \\t]{0,4}:[ \\t]{0,4}\\{[^{}]{0,300}?"value"[ \\t]{0,4}:[ \\t]{0,4}"(?<secret>[^"\\\\\\n]{1,4096})"` +
       // `{"name": …, "value": …}`; Postman's environments say `key`.
@@ -1204,6 +1260,7 @@ export const passwordMarkup: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "<key>SmtpPassword</key>\n<string>Kq8-Vx2-Lm7</string>",
     '{\n  "db_master_password": {\n    "sensitive": true,\n    "type": "string",\n    "value": "Hq8%^x5.f%QbRt"\n  }\n}',
     '<bean id="ds"><property name="password" value="Tq8-Lm3-Vx7"/></bean>',
     // A manifest inside a Write tool's JSON arguments.
@@ -1235,6 +1292,7 @@ export const password: Rule[] = [
   passwordProse,
   passwordProseAbroad,
   passwordSlashPair,
+  envFallbackSecret,
   passwordContinued,
   passwordCommand,
   passwordCall,

@@ -62,10 +62,19 @@ export const phoneInternational: Rule = {
   precheck: (facts) => facts.digitCluster() >= 8,
   pattern: () => /(?<![\w+])\+[1-9](?:[ .()-]{0,2}\d){7,14}(?!\d)/dg,
   priority: 150,
-  validators: [digitsBetween(8, 15), notDate],
+  validators: [
+    digitsBetween(8, 15),
+    notDate,
+    function notASum(c) {
+      // `+15.000.000` on a bank statement: thousands grouped by dots, a credit.
+      const digits = c.secret.replace(/\D/g, "").length;
+      return /^\+\d{1,3}(?:\.\d{3})+$/.test(c.secret) && digits < 11 ? "a sum" : undefined;
+    },
+  ],
   allowlist: [],
   truePositives: ["call +84 912 345 678 today", "tel:+1-415-555-0134", "+33 1 42 68 53 00"],
   falsePositives: [
+    "11/06/2024  FT241634588530  +15.000.000  THANH TOAN HD 117268",
     // A time-zone offset.
     "2024-05-17T15:01:44+07:00",
     // Arithmetic.
@@ -130,9 +139,16 @@ export const phoneNanp: Rule = {
   keywords: [],
   precheck: (facts) => facts.digitCluster() >= 10,
   pattern: () =>
-    /(?:(?<=(?<![\w-])[Tt][Ee][Ll]:)|(?<![\w.+/:-]))(?:1[ .-])?(?:\([2-9]\d{2}\)[ ]?[2-9]\d{2}[ .-]\d{4}|\([1-9]\d\)[ ]?9?[2-9]\d{3}-\d{4}|[2-9]\d{2}-[2-9]\d{2}-\d{4}|[2-9]\d{2}\.[2-9]\d{2}\.\d{4}|[2-9]\d{2} [2-9]\d{2} \d{4})(?![\w-]|[.:/]\d)/dg,
+    /(?:(?<=(?<![\w-])[Tt][Ee][Ll]:)|(?<![\w.+/:-]))(?:1[ .-])?(?:\([2-9]\d{2}\)[ ]?\d{3}[ .-]\d{4}|\([1-9]\d\)[ ]?9?[2-9]\d{3}-\d{4}|[2-9]\d{2}-[2-9]\d{2}-\d{4}|[2-9]\d{2}\.[2-9]\d{2}\.\d{4}|[2-9]\d{2} [2-9]\d{2} \d{4})(?![\w-]|[.:/]\d)/dg,
   priority: 150,
-  validators: [],
+  validators: [
+    function notASize(c) {
+      // `256-512-1024 GB`: sizes in a range, not a number to call.
+      return /^[ \t]?(?:[KMGTP]i?B|[kMG]Hz|ms|px)\b/.test(c.text.slice(c.end, c.end + 6))
+        ? "a size"
+        : undefined;
+    },
+  ],
   allowlist: [],
   truePositives: [
     "(415) 555-0134",
@@ -144,6 +160,7 @@ export const phoneNanp: Rule = {
     "Fone: (21) 3456-7812",
   ],
   falsePositives: [
+    "dung lượng 256-512-1024 GB",
     // An ISBN.
     "ISBN 978-1-449-37332-0",
     // An IP address.

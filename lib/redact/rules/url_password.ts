@@ -55,12 +55,15 @@ export const urlPassword: Rule = {
   precheck: (facts) => facts.text.includes("@"),
   pattern: () =>
     // A `#` belongs to the password when an `@` follows: people paste them unencoded.
-    /(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"][^\s@/?'"]{0,4095})@(?=[\w.[-])/dg,
+    // An `@` may stand in the password too, pasted unencoded: the userinfo ends at the
+    // last `@` before the host (at most two inside the password).
+    /(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"][^\s@/?'"]{0,4095}(?:@[^\s@/?'"]{1,4095}){1,2}(?=@[\w.[-][\w.-]*(?::\d{1,5})?(?:[/?#"'\s,;)]|$))|[^\s@/?#'"][^\s@/?'"]{0,4095}(?=@[\w.[-]))@/dg,
   secretGroup: "secret",
   priority: 550,
   validators: [notPlaceholder, notDefault],
   allowlist: [],
   truePositives: [
+    'POSTGRES_URL="postgres://default:bN@&TPn%AQIyaQH1gZUG@ep-cold-sun-a1b2c3d4-pooler.aws.neon.tech/verceldb"',
     "DATABASE_URL=postgres://app:Xk9-vL2qTm@db.internal:5432/app",
     "redis://:Pz4mQ8wLr2@10.1.2.3:6379/0",
     // A `#` written unencoded.
