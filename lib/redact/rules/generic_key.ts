@@ -15,6 +15,7 @@ import { markupPattern, mayHoldMarkup, notConfigWord } from "./password.ts";
 import {
   hasDigitAndLetter,
   headAndName,
+  isAsciiLetter,
   isNameChar,
   isWordOrHyphen,
   lineBefore,
@@ -42,14 +43,17 @@ function nameSaysSecret(c: Candidate): string | undefined {
   if (problem !== undefined) return problem;
   let nameStart = c.matchStart;
   while (nameStart > 0 && isNameCharOfText(c.text.charCodeAt(nameStart - 1))) nameStart--;
-  const before = lineBefore(c.text, nameStart, 200);
+  const previous = c.text[nameStart - 1];
   // `arn:aws:secretsmanager:…:secret:name-AbCdEf`: a part of an ARN, which names a secret.
-  if (/\barn:aws[\w-]*:\S*$/.test(before)) return "a part of an ARN";
+  if (previous === ":" && /\barn:aws[\w-]*:\S*$/.test(lineBefore(c.text, nameStart, 200))) {
+    return "a part of an ARN";
+  }
   // `public key: …`, `Dedup key: …`: the word before a bare `key` says what key it is.
-  const qualifier = /^(?:key|token)$/i.test(name)
-    ? /([A-Za-z]+)[ \t]$/.exec(before)?.[1]
-    : undefined;
-  return qualifier === undefined ? undefined : secretNameProblem(`${qualifier}_${name}`);
+  if ((previous !== " " && previous !== "\t") || !/^(?:key|token)$/i.test(name)) return undefined;
+  let wordStart = nameStart - 1;
+  while (wordStart > 0 && isAsciiLetter(c.text.charCodeAt(wordStart - 1))) wordStart--;
+  const qualifier = c.text.slice(wordStart, nameStart - 1);
+  return qualifier === "" ? undefined : secretNameProblem(`${qualifier}_${name}`);
 }
 
 /** `[\w.-]`, what the patterns read as a name's characters, in text of any case. */
@@ -387,7 +391,7 @@ export const genericKeyProse: Rule = {
   pattern: () =>
     new RegExp(
       `(?<![A-Za-z])${PROSE_KEY_NAME}` +
-        "(?:[ \\t]{1,4}[^\\s:=]{1,20}){0,10}?[ \\t]{1,4}(?:is|was|là|la)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
+        "(?:[ \\t]{1,4}[^\\s:=]{1,20}(?![^\\s:=])){0,10}?[ \\t]{1,4}(?:is|was|là|la)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
         // Not ended by a sentence's full stop.
         "(?<secret>[A-Za-z0-9_\\-+/=.~]{15,8191}[A-Za-z0-9_\\-+/=~])",
       "dgi",

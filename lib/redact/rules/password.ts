@@ -486,11 +486,11 @@ export const passwordProse: Rule = {
     facts.mayHaveWord("pwd") || facts.lower.includes("wpa") || facts.lower.includes("psk"),
   pattern: () =>
     new RegExp(
-      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
+      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
         // `mật khẩu Ha@Noi2025`: no verb, the next word holds a digit.
         "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
-        "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
-        `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}){0,6}?[ \\t]+(?:is|was|will be)[ \\t]*:?${PROSE_NOW}` +
+        "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
+        `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,6}?[ \\t]+(?:is|was|will be)[ \\t]*:?${PROSE_NOW}` +
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
         // `the password's X`, `changed the password to X`, `use password 'X'`.
         "|(?<![A-Za-z])(?:password|passphrase|pw)(?:'s|’s|`?[ \\t]+to|(?=[ \\t]+[\"'“]))[ \\t]*:?" +
@@ -581,7 +581,7 @@ export const passwordProseAbroad: Rule = {
   pattern: () =>
     new RegExp(
       // The words once, then either a verb and the value or the value alone.
-      `(?:${PASSWORD_WORDS_ABROAD})(?:[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}){0,12}?[ \\t]*(?:${PROSE_COPULA_ABROAD})${PROSE_NOW}` +
+      `(?:${PASSWORD_WORDS_ABROAD})(?:[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,12}?[ \\t]*(?:${PROSE_COPULA_ABROAD})${PROSE_NOW}` +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”|«[ \\t]?(?<secret>[^»\\n]{4,99}?)[ \\t]?»" +
         // Full-width punctuation ends a value as the ASCII kind does (`密码是 X，帮我…`).
         "|[`]?(?<secret>[^\\s\"'`”，。；：！？、）]{3,99}[^\\s\"'`”.,;:!?)，。；：！？、）]))" +
