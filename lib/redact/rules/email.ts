@@ -93,6 +93,8 @@ function kept(c: Candidate): string | undefined {
   ) {
     return "bot or no-reply address";
   }
+  // GitHub's notification sender, in every mail header of a repository's activity.
+  if (lowerLocal === "notifications" && domain === "github.com") return "bot or no-reply address";
   // What stands before a `mailto:` address, or around an encoded `%40`, is
   // never a remote, a URL's userinfo or an ssh target.
   if (c.match.startsWith("%") || isAfterMailto(c.text, c.start)) return undefined;
@@ -145,6 +147,7 @@ export const email: Rule = {
     "owners: kiet@nimbus.dev, trang@nimbus.cloud, son@nimbus.tech",
   ],
   falsePositives: [
+    "Email từ notifications@github.com bị rơi vào spam",
     // A git SSH remote.
     "git clone git@gitlab.com:team/app.git",
     // A retina asset.

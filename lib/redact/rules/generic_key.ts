@@ -344,6 +344,7 @@ export const genericKeyMarkup: Rule = {
   ],
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
+    "<key>OneSignalAppID</key>\n<string>d09d793c</string>\n<key>OneSignalRestAPIKey</key>\n<string>ba7fff7e61d8ebc6bfe7aab842199e53</string>",
     '<form><input type="hidden" name="api_key" value="Hp8hkqdlm7tOtHWnsCGRlrwZbqcabUG"></form>',
     "<settings>\n  <apiKey>Jq8Lw3Rz7Vx2Tm9Nb4</apiKey>\n</settings>",
     '<add key="StorageSecret" value="Kd4Wq8Zr2Lm7Vx3T" />',

@@ -1209,7 +1209,8 @@ export function markupPattern(words: string): RegExp {
   // lookbehind made V8 try every offset (the prefix mix: 5 → 2 ms/MiB).
   const name = `[\\w.:-]{0,40}?(?:${words})[\\w.-]{0,30}`;
   return new RegExp(
-    `<(?<name>${name})(?:[ \\t][^<>\\n]{0,200})?>(?<secret>[^<>\\n]{1,4096})</\\k<name>>` +
+    // A property list's `<key>` holds a name, never a value.
+    `<(?!key>)(?<name>${name})(?:[ \\t][^<>\\n]{0,200})?>(?<secret>[^<>\\n]{1,4096})</\\k<name>>` +
       // Quotes may be escaped: the file inside a JSON string.
       // .NET's `<add key=… value=…>`, HTML's `<input name=… value=…>`, Spring's `<property name=… value=…>`.
       `|<(?:add|input|param|property|setting|entry)[ \\t](?:[^<>\\n]{0,200}?[ \\t])?(?:key|name)=\\\\{0,3}(?<q>["'])(?<name>${name})\\\\{0,3}\\k<q>` +
