@@ -83,3 +83,28 @@ export async function observedPayload(name: string, fields: PayloadFields): Prom
   if (fields.prompt !== undefined) payload.prompt = fields.prompt;
   return JSON.stringify(payload);
 }
+
+/**
+ * Runs `work` in a fresh temp folder holding an empty `home/` and
+ * `project/`, with the environment a command under test needs there (its
+ * own `HOME`, socket, trace folder and store), and removes the folder after.
+ */
+export async function withInstallTemp(
+  prefix: string,
+  work: (dir: string, env: Record<string, string>) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix });
+  await Deno.mkdir(`${dir}/home`);
+  await Deno.mkdir(`${dir}/project`);
+  const env = {
+    HOME: `${dir}/home`,
+    CYBEROS_MEMORY_SOCKET: `${dir}/run/capture.sock`,
+    CYBEROS_MEMORY_TRACE_DIR: `${dir}/run/traces`,
+    CYBEROS_MEMORY_DB: `${dir}/run/capture.db`,
+  };
+  try {
+    await work(dir, env);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}

@@ -11,24 +11,11 @@
  */
 
 import assert from "node:assert/strict";
-import { cli } from "./_cli.ts";
+import { cli, withInstallTemp } from "./_cli.ts";
 import { npxCacheNote } from "../install/_install.ts";
 
-async function withTemp(work: (dir: string, env: Record<string, string>) => Promise<void>) {
-  const dir = await Deno.makeTempDir({ prefix: "cyberos-scope-" });
-  await Deno.mkdir(`${dir}/home`);
-  await Deno.mkdir(`${dir}/project`);
-  const env = {
-    HOME: `${dir}/home`,
-    CYBEROS_MEMORY_SOCKET: `${dir}/run/capture.sock`,
-    CYBEROS_MEMORY_TRACE_DIR: `${dir}/run/traces`,
-    CYBEROS_MEMORY_DB: `${dir}/run/capture.db`,
-  };
-  try {
-    await work(dir, env);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+function withTemp(work: (dir: string, env: Record<string, string>) => Promise<void>) {
+  return withInstallTemp("cyberos-scope-", work);
 }
 
 /** Every entry under `dir`: files with their bytes, folders and links marked. */

@@ -11,24 +11,11 @@
  */
 
 import assert from "node:assert/strict";
-import { cli } from "./_cli.ts";
+import { cli, withInstallTemp } from "./_cli.ts";
 import { blake3Hex } from "../lib/hash.ts";
 
-async function withTemp(work: (dir: string, env: Record<string, string>) => Promise<void>) {
-  const dir = await Deno.makeTempDir({ prefix: "cyberos-restore-" });
-  await Deno.mkdir(`${dir}/home`);
-  await Deno.mkdir(`${dir}/project`);
-  const env = {
-    HOME: `${dir}/home`,
-    CYBEROS_MEMORY_SOCKET: `${dir}/run/capture.sock`,
-    CYBEROS_MEMORY_TRACE_DIR: `${dir}/run/traces`,
-    CYBEROS_MEMORY_DB: `${dir}/run/capture.db`,
-  };
-  try {
-    await work(dir, env);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+function withTemp(work: (dir: string, env: Record<string, string>) => Promise<void>) {
+  return withInstallTemp("cyberos-restore-", work);
 }
 
 /** The installer's record file under the temporary HOME. */
