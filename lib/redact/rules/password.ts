@@ -470,6 +470,18 @@ const PROSE_COPULA_ABROAD =
 /** "Now" after "is": `is now X`, `c'est maintenant X`, `ist jetzt X`. */
 const PROSE_NOW = "(?:[ \\t]+(?:now|maintenant|jetzt|ahora|agora|adesso|nu|teraz))?";
 
+/**
+ * Why a value given in prose is not a typed password: code, a word of the
+ * sentence in any script (`affiché`), or, right after the bare word with no
+ * verb, not eight characters of three kinds.
+ */
+function typedInProse(c: Candidate): string | undefined {
+  if (/[()[\]{}]/.test(c.secret)) return "code expression";
+  if (/^\p{L}+$/u.test(c.secret)) return "a word";
+  if (c.groups["bare"] !== undefined) return barePasswordProblem(c.secret);
+  return /\s/.test(c.secret) ? passphraseProblem(c.secret) : passwordShapeProblem(c.secret);
+}
+
 /** Prose: `mật khẩu là …`, `mk: …`, `the password is …`, `Passwort: …`, `password Xk9…`. */
 export const passwordProse: Rule = {
   id: "password_prose",
@@ -505,11 +517,7 @@ export const passwordProse: Rule = {
   secretGroup: "secret",
   priority: 440,
   validators: [
-    function typedPassword(c) {
-      if (/[()[\]{}]/.test(c.secret)) return "code expression";
-      if (c.groups["bare"] !== undefined) return barePasswordProblem(c.secret);
-      return /\s/.test(c.secret) ? passphraseProblem(c.secret) : passwordShapeProblem(c.secret);
-    },
+    typedInProse,
   ],
   allowlist: [],
   truePositives: [
@@ -592,13 +600,7 @@ export const passwordProseAbroad: Rule = {
   secretGroup: "secret",
   priority: 440,
   validators: [
-    function typedPassword(c) {
-      if (/[()[\]{}]/.test(c.secret)) return "code expression";
-      // `affiché`, `обязателен`: a word of the sentence, in any script.
-      if (/^\p{L}+$/u.test(c.secret)) return "a word";
-      if (c.groups["bare"] !== undefined) return barePasswordProblem(c.secret);
-      return /\s/.test(c.secret) ? passphraseProblem(c.secret) : passwordShapeProblem(c.secret);
-    },
+    typedInProse,
   ],
   allowlist: [],
   truePositives: [
