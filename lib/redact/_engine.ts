@@ -504,13 +504,18 @@ export function scanText(
   // proposing the very same span cannot win it (see {@linkcode collect}). Not when explaining:
   // then every candidate is judged and its reason given.
   const claimed = explain ? undefined : new Map<number, number>();
-  for (const rule of inPriorityOrder(rules)) {
+  const ordered = inPriorityOrder(rules);
+  const lowest = ordered.at(-1)?.priority ?? 0;
+  for (const rule of ordered) {
     checkDeadline(engineOptions.deadline);
     const runs = rule.precheckFirst
       ? prechecked(rule) && keyed(rule)
       : keyed(rule) && prechecked(rule);
     if (runs) {
-      collect(text, rule, engineOptions, candidates, explain ? rejections : undefined, claimed);
+      collect(text, rule, engineOptions, candidates, explain ? rejections : undefined, {
+        claimed,
+        lowest,
+      });
     }
   }
   const findings = resolveOverlaps(candidates, explain ? rejections : undefined);
@@ -536,9 +541,24 @@ function inPriorityOrder(rules: readonly Rule[]): readonly Rule[] {
   return ordered;
 }
 
-/** A span as one number (`start`, then its length below 2^26): a key of the claimed spans. */
-function spanKey(start: number, end: number): number {
-  return start * 0x4000000 + (end - start);
+/**
+ * A kept span's end and the priority that kept it, as one number (priorities
+ * stay under 4,096): the claimed spans are keyed by their start, a small
+ * integer, which a `Map` hashes for nothing.
+ */
+function claim(end: number, priority: number): number {
+  return end * 4096 + priority;
+}
+
+/** Whether `claimed` holds `[start, end)` kept at a priority above `priority`. */
+function claimedAbove(
+  claimed: Map<number, number>,
+  start: number,
+  end: number,
+  priority: number,
+): boolean {
+  const held = claimed.get(start);
+  return held !== undefined && Math.floor(held / 4096) === end && held % 4096 > priority;
 }
 
 /** How the engine finds a rule's secret in a match (see {@linkcode compiledOf}). */
@@ -710,8 +730,12 @@ function collect(
   options: EngineOptions,
   out: Ranked[],
   rejections: Rejection[] | undefined,
-  claimed?: Map<number, number>,
+  claims: { claimed: Map<number, number> | undefined; lowest: number } = {
+    claimed: undefined,
+    lowest: 0,
+  },
 ): void {
+  const { claimed, lowest } = claims;
   let pattern = rule.pattern();
   let compiled: Compiled | undefined;
   let matches = 0;
@@ -739,8 +763,7 @@ function collect(
     // The same span kept by a rule of higher priority: this candidate would lose it to that
     // one, or with it to a third, so its validators need not run (text dense with one secret
     // that three rules find: a third of its time).
-    const key = claimed === undefined ? 0 : spanKey(start, end);
-    if ((claimed?.get(key) ?? -Infinity) > rule.priority) continue;
+    if (claimed !== undefined && claimedAbove(claimed, start, end, rule.priority)) continue;
     const candidate: Candidate = {
       text,
       secret: text.slice(start, end),
@@ -753,8 +776,12 @@ function collect(
     };
     const reason = rejectionReason(rule, candidate);
     if (reason === undefined) {
-      if (claimed !== undefined && !((claimed.get(key) ?? -Infinity) >= rule.priority)) {
-        claimed.set(key, rule.priority);
+      // The lowest priority claims nothing: no rule after it could be spared.
+      if (claimed !== undefined && rule.priority > lowest) {
+        const held = claimed.get(start);
+        if (held === undefined || Math.floor(held / 4096) !== end || held % 4096 < rule.priority) {
+          claimed.set(start, claim(end, rule.priority));
+        }
       }
       out.push({
         ruleId: rule.id,
