@@ -247,7 +247,9 @@ export const genericKey: Rule = {
         "|\\bgh[ \\t]+secret[ \\t]+set[ \\t]+(?<setsecret>[\\w-]{1,100})[ \\t]+(?:--body|-b)(?:=|[ \\t]+)[\"']?" +
         // `vercel env add NAME production --value VALUE`: whatever NAME says.
         "|\\bvercel[ \\t]+env[ \\t]+add[ \\t]+(?<setsecret>[\\w-]{1,100})[^\\n|;&]{0,100}?--value(?:=|[ \\t]+)[\"']?)" +
-        "(?:base64:)?(?<secret>[A-Za-z0-9_\\-+/=.~]{8,8192})",
+        // A digit somewhere in the value, as `hasDigitAndLetter` wants: looked for here, a value
+        // without one is no candidate (two in three of the prefix mix's, each judged in vain).
+        "(?:base64:)?(?=[A-Za-z0-9_\\-+/=.~]{0,8191}\\d)(?<secret>[A-Za-z0-9_\\-+/=.~]{8,8192})",
       "dgi",
     ),
   secretGroup: "secret",
