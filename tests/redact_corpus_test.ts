@@ -54,6 +54,7 @@ const HELD_OUT = [
   "heldout_sessions8_sealed.jsonl",
   "heldout_sessions9_sealed.jsonl",
   "heldout_sessions10_sealed.jsonl",
+  "heldout_sessions11_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -66,6 +67,7 @@ const HELD_OUT = [
   "heldout_sessions8_probe.jsonl",
   "heldout_sessions9_probe.jsonl",
   "heldout_sessions10_probe.jsonl",
+  "heldout_sessions11_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {

@@ -187,10 +187,6 @@ export function textSecretNameProblem(name: string): string | undefined {
 const PUBLIC_ANYWHERE = new Set([
   "id",
   "ids",
-  "hash",
-  "sha",
-  "digest",
-  "checksum",
   "public",
   "publishable",
   "pub",
@@ -249,6 +245,10 @@ const PUBLIC_LAST = new Set([
   "duration",
   "storage",
   "store",
+  "hash",
+  "sha",
+  "digest",
+  "checksum",
 ]);
 
 /**

@@ -233,7 +233,7 @@ export const genericKey: Rule = {
       "(?:(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)" +
         "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)))" +
         "(?<name>[\\w.-]{0,40})" +
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|[:=])[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]{0,4}=(?!=)|[:=])[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
         // A key decoded where it is assigned: `key = Convert.FromBase64String("…")`.
         "(?:(?:Convert\\.FromBase64String|Encoding\\.\\w{1,10}\\.GetBytes|b64decode|Buffer\\.from|fromhex|DecodeString|\\[\\]byte|SecretKeySpec)\\([ \\t]{0,4})?" +
         "(?:\\\\{0,3}[\"'])?" +
@@ -268,7 +268,7 @@ export const genericKey: Rule = {
   ],
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
-    "vercel env add RESEND_API_KEY production --value re_vqMkAkdjOGMZcWLe3cMqJAejCxood3vk --yes",
+    "vercel env add SHOP_API_KEY production --value vqMkAkdjOGMZcWLe3cMqJAejCxood3vk --yes",
     'spark.conf.set(\n  "fs.azure.account.key.lakeprodsa.dfs.core.windows.net",\n  "IQC+z1PezEKN666dNa2eFXVFMSJF/DhxpANDxR6cmqh3n2LR3Fb3IvRAs92KefWZ5a0/eDgrLm4MSt5n0q+G1A=="\n)',
     "api_key: 3f9a2c7e1b5d4a8f9c0e2b4d6f8a1c3e",
     // Short values under a name that says secret outright, and Laravel's `base64:` key.

@@ -128,14 +128,25 @@ export const mailKeys: Rule = token({
   placeholder: "<MAIL_API_KEY>",
   keywords: ["xkeysib-", "xsmtpsib-", "mlsn.", "re_"],
   pattern: () =>
-    /(?<![\w.-])(?:x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}|mlsn\.[a-f0-9]{64}|re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24})(?![\w-])/dg,
-  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
+    /(?<![\w.-])(?:x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}|mlsn\.[a-f0-9]{64}|re_[A-Za-z0-9]{8}_?[A-Za-z0-9]{24})(?![\w-])/dg,
+  validators: [
+    notPlaceholder,
+    hasDigitAndLetter,
+    minEntropy(3),
+    function mixedCaseResend(c) {
+      // Without its inner `_`, only both cases tell a key from a `re_…` identifier.
+      return !c.secret.startsWith("re_") || /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret)
+        ? undefined
+        : "a re_ name in one case";
+    },
+  ],
   truePositives: [
     "BREVO_API_KEY=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",
     "MAILERSEND_API_KEY=mlsn.ff6a1f03ba834f6bbe571a87fe855480278b7f3e304da25a878b74731ec9a507",
     "const resend = new Resend('re_fU2eeLs3_GSoP8Q6AHttHMaJytigsGQXh');",
+    "the key you gave me (`re_6DEdF5zVzSvA6NZwVDwyDBliaohM1jnQ`)",
   ],
-  falsePositives: ["re_compile_pattern_for_matching_all_lines"],
+  falsePositives: ["re_compile_pattern_for_matching_all_lines re_0123456789abcdef0123456789ab0"],
 });
 
 /** Intercom access tokens (base64 of `tok:`). */

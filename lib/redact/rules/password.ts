@@ -156,7 +156,8 @@ export const passwordAssignment: Rule = {
       // leading class made V8 try every offset (the prefix mix: 9 → 2 ms/MiB).
       "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?))(?<name>(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
         // `:=` and `=>` before `:` and `=`: a match never backtracks into a longer operator.
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|[:=])|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,4}" +
+        // `db_password: str = "…"`: a type between the name and `=`.
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]{0,4}=(?!=)|[:=])|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,4}" +
         VALUE,
       "dgi",
     ),
@@ -174,6 +175,7 @@ export const passwordAssignment: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    '    db_password: str = "sQllP85MN@c0OCs2"  # FIXME',
     "DB_PASSWORD=Tr4v3l!ing-Kite",
     '{"username": "ops", "password": "Qz7#mL2p"}',
     "smtp:\n  pass: 'nW8$kd3LqZ'",
@@ -478,6 +480,8 @@ const PROSE_NOW = "(?:[ \\t]+(?:now|maintenant|jetzt|ahora|agora|adesso|nu|teraz
 function typedInProse(c: Candidate): string | undefined {
   if (/[()[\]{}]/.test(c.secret)) return "code expression";
   if (/^\p{L}+$/u.test(c.secret)) return "a word";
+  // `"{{ required \"db.password is required\" … }}"`: a word before an escaped quote.
+  if (c.secret.endsWith("\\")) return "a word before an escaped quote";
   if (c.groups["bare"] !== undefined) return barePasswordProblem(c.secret);
   return /\s/.test(c.secret) ? passphraseProblem(c.secret) : passwordShapeProblem(c.secret);
 }
@@ -502,6 +506,8 @@ export const passwordProse: Rule = {
         // `mật khẩu Ha@Noi2025`: no verb, the next word holds a digit.
         "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
         "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
+        // `password mới nhé: X`: words, then a colon.
+        "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){1,4}?[ \\t]*:" +
         `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,6}?[ \\t]+(?:is|was|will be)[ \\t]*:?${PROSE_NOW}` +
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
         // `the password's X`, `changed the password to X`, `use password 'X'`.
@@ -521,6 +527,7 @@ export const passwordProse: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "ok giờ thử lại với password mới nhé: Z@d-Gdy8z7St5\nnhớ update vào vault",
     "the SSID is KST-Build and the WPA2 key: Bq7YADY9Fx6CTZ",
     "mật khẩu wifi văn phòng là Hn@2024xyz nhé",
     "the admin password is Kq7!vR2m, change it after login",
@@ -543,6 +550,7 @@ export const passwordProse: Rule = {
     "I've set `MYSQL_ROOT_PASSWORD` to `Lq7-Wr2dx93` in docker-compose.yml",
   ],
   falsePositives: [
+    'password: "{{ required \\"db.password is required\\" .Values.db.password }}"',
     // Prose about passwords.
     "the password is too short and must have 12 characters",
     "mật khẩu là bắt buộc",

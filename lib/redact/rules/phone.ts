@@ -102,7 +102,11 @@ export const phoneNational: Rule = {
       "dg",
     ),
   priority: 150,
-  validators: [digitsBetween(9, 11), notDate, notDecimal],
+  validators: [
+    digitsBetween(9, 11),
+    notDate,
+    notDecimal,
+  ],
   allowlist: [],
   truePositives: [
     "gọi 0912 345 678 nhé",
