@@ -476,5 +476,7 @@ function passwordShapeProblemOf(value: string): string | undefined {
     return "code identifier";
   }
   if (/^https?:/.test(value)) return "URL";
+  // `LoadCredential=db_password:/etc/credstore/db_password`: where the password is kept.
+  if (/^(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]*$/.test(value)) return "a file path";
   return placeholderProblem(value);
 }

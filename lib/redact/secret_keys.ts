@@ -185,6 +185,7 @@ export function textSecretNameProblem(name: string): string | undefined {
  * they stand (`public_key`, `max_tokens`, `idempotency_key`, `key_id`).
  */
 const PUBLIC_ANYWHERE = new Set([
+  "hashed",
   "id",
   "ids",
   "public",

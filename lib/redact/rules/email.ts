@@ -52,7 +52,7 @@ function separatorMayJoin(text: string, separator: string): boolean {
 }
 
 function isMachineLocal(local: string): boolean {
-  return /^(?:no-?reply|do-?not-?reply|noreply\+.*|mailer-daemon|bounces?)$/i.test(
+  return /^(?:no-?reply|do-?not-?reply|mailer-daemon|bounces?)(?:[-+._][\w.+-]*)?$/i.test(
     local,
   );
 }

@@ -107,6 +107,14 @@ function notCodePath(c: Candidate): string | undefined {
     !c.secret.split(".").some((part) => part.length >= 16 && /\d/.test(part))
   ) return "dotted identifier";
   if (/^(?:https?:)?\/\//.test(c.secret) || /^\.{0,2}\//.test(c.secret)) return "URL or path";
+  // `exports/e9a7….csv`, `uploads/20/18/667373a9…`: an object's path, not a key (base64 keys
+  // hold slashes too, but never end in an extension nor run in lowercase between three of them).
+  if (
+    c.secret.includes("/") &&
+    (/\.[a-z0-9]{2,5}$/.test(c.secret) || /^[a-z0-9_.-]+(?:\/[a-z0-9_.-]+){2,}$/.test(c.secret))
+  ) {
+    return "an object's path";
+  }
   // `tokenizer_config_v2_final`, `checkout-v2-rollout`: lowercase words and short version
   // parts, a name in code or a feature flag's key.
   if (
@@ -294,6 +302,9 @@ export const genericKey: Rule = {
     'Set-Item -Path Env:WEATHER_API_KEY -Value "Gq8LmxJTeKdNnFRIBXuDL7DxtpYlSXp"',
   ],
   falsePositives: [
+    "signed url generated for key=exports/e9a75876-ee00-42ed-8848-0f6beaaab0af.csv ttl=600s",
+    "object stored bucket=blobs key=uploads/20/18/667373a9b18f0f7f477d18c4121d1727349fce2c773e61a59f2333e0a07b3b57",
+    '{"results": [{"type": "Secret Keyword", "hashed_secret": "c5b34b86ceb27886a1a00c147a375d627f4e042f"}]}',
     '{"flags": [{"key": "checkout-v2-rollout", "on": true}]}',
     "--parameter-overrides AuthToken='{{resolve:secretsmanager:arn:aws:secretsmanager:eu-west-1:1:secret:redis-auth-hLi0v5:SecretString:token::}}'",
     "(RequestToken: fe4c8f6a-1dec-468b-94ce-e9d921c417fb, HandlerErrorCode: InvalidRequest)",
@@ -433,7 +444,7 @@ export const genericKeySaid: Rule = {
       // A value of 24 characters must follow first (`token: …` right after
       // the name is the assignment rules').
       ":(?=[ \\t]{0,4}[\"'`“]?[A-Za-z0-9_\\-+/=.~]{24})" +
-        `(?<=(?<![A-Za-z])(?i:${PROSE_KEY_NAME}|key(?![A-Za-z]))(?:[ \\t]{1,4}[^\\s=]{1,20}){1,6}:)` +
+        `(?<=(?<![A-Za-z])(?i:${PROSE_KEY_NAME}|key(?![A-Za-z]))(?:[ \\t]{1,4}[^\\s=",{}]{1,20}){1,6}:)` +
         "[ \\t]{0,4}[\"'`“]?(?<secret>[A-Za-z0-9_\\-+/=.~]{23,8191}[A-Za-z0-9_\\-+/=~])" +
         // A name in one word, a blank, a value with a digit or two capitals
         // near its start: a path or a word after a name is the next word.

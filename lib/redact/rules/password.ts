@@ -507,7 +507,7 @@ export const passwordProse: Rule = {
         "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
         "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
         // `password mới nhé: X`: words, then a colon.
-        "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){1,4}?[ \\t]*:" +
+        "|(?<![\\w-])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=/]{1,20}(?![^\\s:=])){1,4}?[ \\t]*:(?!//)" +
         `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,6}?[ \\t]+(?:is|was|will be)[ \\t]*:?${PROSE_NOW}` +
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
         // `the password's X`, `changed the password to X`, `use password 'X'`.
@@ -515,7 +515,7 @@ export const passwordProse: Rule = {
         // A Wi-Fi key: `the WPA2 key: Xk9…`, `PSK: …`.
         "|(?<![A-Za-z])(?:wpa[23]?(?:[ \\t-]?psk)?|psk)(?:[ \\t-]?(?:key|passphrase))?[ \\t]*:" +
         // `sudo with password Xk9…`, `user root, pass Xk9…`: no verb, the next word holds a digit.
-        "|(?<![A-Za-z])(?<bare>password|pass|pwd|pw|mk)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
+        "|(?<![\\w-])(?<bare>password|pass|pwd|pw|mk)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”" +
         "|[`]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)]))",
       "dgi",
@@ -550,6 +550,7 @@ export const passwordProse: Rule = {
     "I've set `MYSQL_ROOT_PASSWORD` to `Lq7-Wr2dx93` in docker-compose.yml",
   ],
   falsePositives: [
+    "location /api/ {\n  auth_request /auth;\n  proxy_pass http://auth-svc.internal/verify;\n  proxy_pass_header X-Req-2024;\n}",
     'password: "{{ required \\"db.password is required\\" .Values.db.password }}"',
     // Prose about passwords.
     "the password is too short and must have 12 characters",
