@@ -241,7 +241,7 @@ export const genericKey: Rule = {
       "(?:(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)" +
         "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)))" +
         "(?<name>[\\w.-]{0,40})" +
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]{0,4}=(?!=)|[:=])[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
         // A key decoded where it is assigned: `key = Convert.FromBase64String("…")`.
         "(?:(?:Convert\\.FromBase64String|Encoding\\.\\w{1,10}\\.GetBytes|b64decode|Buffer\\.from|fromhex|DecodeString|\\[\\]byte|SecretKeySpec)\\([ \\t]{0,4})?" +
         "(?:\\\\{0,3}[\"'])?" +

@@ -157,7 +157,7 @@ export const passwordAssignment: Rule = {
       "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?))(?<name>(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
         // `:=` and `=>` before `:` and `=`: a match never backtracks into a longer operator.
         // `db_password: str = "…"`: a type between the name and `=`.
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]{0,4}=(?!=)|[:=])|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,4}" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,4}" +
         VALUE,
       "dgi",
     ),
@@ -515,7 +515,7 @@ export const passwordProse: Rule = {
         // A Wi-Fi key: `the WPA2 key: Xk9…`, `PSK: …`.
         "|(?<![A-Za-z])(?:wpa[23]?(?:[ \\t-]?psk)?|psk)(?:[ \\t-]?(?:key|passphrase))?[ \\t]*:" +
         // `sudo with password Xk9…`, `user root, pass Xk9…`: no verb, the next word holds a digit.
-        "|(?<![\\w-])(?<bare>password|pass|pwd|pw|mk)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
+        "|(?<![A-Za-z])(?<bare>password|pass|pwd|pw|mk)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”" +
         "|[`]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)]))",
       "dgi",
