@@ -31,6 +31,9 @@ export interface RedactionTiming {
   cpuMsPerMib: number;
 }
 
+/** The name of the input that mixes every rule's prefix (its own gate, see `_gates.ts`). */
+export const MIX_INPUT = "adversarial rule prefixes mixed";
+
 /**
  * The inputs: realistic sizes, the adversarial 1 MiB strings, and 1 MiB of
  * every rule's prefix mixed (dense with real secrets, so the costliest).
@@ -39,7 +42,7 @@ export function redactionInputs(): Array<[string, string]> {
   return [
     ...realisticInputs(),
     ...adversarialInputs().map(([name, text]): [string, string] => [`adversarial ${name}`, text]),
-    ["adversarial rule prefixes mixed", repeatTo(rulePrefixes().join(" "), 1024 * 1024)],
+    [MIX_INPUT, repeatTo(rulePrefixes().join(" "), 1024 * 1024)],
   ];
 }
 

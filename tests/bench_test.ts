@@ -13,11 +13,13 @@ import {
   HOOK_P95_RATIO,
   hookGateFails,
   ingestGateFails,
+  MAX_REDACTION_MIX_RATIO,
   MAX_REDACTION_MS_PER_MIB,
   MAX_REDACTION_PROSE_RATIO,
   MAX_REDACTION_SCALING,
   MIN_ROWS_PER_SECOND,
   redaction4KbGateFails,
+  redactionMixGateFails,
   redactionPerMibGateFails,
   redactionScalingGateFails,
 } from "../bench/_gates.ts";
@@ -77,6 +79,11 @@ Deno.test("the ingest and redaction gates fail at their edges, and on NaN", () =
   assert.equal(perMib(300, 300 / MAX_REDACTION_PROSE_RATIO + 0.1), false);
   assert.equal(perMib(300, 300 / MAX_REDACTION_PROSE_RATIO), true);
   assert.equal(perMib(NaN, 10), true);
+  const mix = (ms: number, realistic: number) => redactionMixGateFails({ mix: ms, realistic });
+  assert.equal(mix(MAX_REDACTION_MS_PER_MIB - 0.1, 10), false);
+  assert.equal(mix(300, 300 / MAX_REDACTION_MIX_RATIO + 0.1), false);
+  assert.equal(mix(300, 300 / MAX_REDACTION_MIX_RATIO), true);
+  assert.equal(mix(NaN, 10), true);
 });
 
 Deno.test("measureHookProcess times the installed hook against the floor, and every run is committed", async () => {
