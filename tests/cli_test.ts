@@ -10,6 +10,7 @@
  */
 
 import assert from "node:assert/strict";
+import { withInstallTemp } from "./_cli.ts";
 import { ROOT } from "./_daemon.ts";
 
 const DENO_DIR = Deno.env.get("DENO_DIR") ||
@@ -71,17 +72,8 @@ Deno.test("the tasks under test are every task of deno.json", () => {
 });
 
 Deno.test("every task answers --help and -h with its usage, exit 0, and does nothing", async (t) => {
-  const dir = await Deno.makeTempDir({ prefix: "cyberos-cli-" });
-  try {
-    await Deno.mkdir(`${dir}/home`);
-    await Deno.mkdir(`${dir}/project`);
-    const env = {
-      HOME: `${dir}/home`,
-      CYBEROS_MEMORY_SOCKET: `${dir}/run/capture.sock`,
-      CYBEROS_MEMORY_TRACE_DIR: `${dir}/run/traces`,
-      CYBEROS_MEMORY_DB: `${dir}/run/capture.db`,
-      INIT_CWD: dir,
-    };
+  await withInstallTemp("cyberos-cli-", async (dir, sandbox) => {
+    const env = { ...sandbox, INIT_CWD: dir };
     const before = listing(dir);
     const repoBefore = repoState();
     for (const name of TASKS) {
@@ -103,9 +95,7 @@ Deno.test("every task answers --help and -h with its usage, exit 0, and does not
         });
       }
     }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("every task refuses an unknown option with exit 2 and one prefixed line; the hook exits 0", async (t) => {
