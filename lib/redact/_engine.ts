@@ -763,7 +763,12 @@ function collect(
     // The same span kept by a rule of higher priority: this candidate would lose it to that
     // one, or with it to a third, so its validators need not run (text dense with one secret
     // that three rules find: a third of its time).
-    if (claimed !== undefined && claimedAbove(claimed, start, end, rule.priority)) continue;
+    if (
+      claimed !== undefined && claimed.size !== 0 &&
+      claimedAbove(claimed, start, end, rule.priority)
+    ) {
+      continue;
+    }
     const candidate: Candidate = {
       text,
       secret: text.slice(start, end),
