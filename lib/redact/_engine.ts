@@ -512,10 +512,15 @@ export function scanText(
       ? prechecked(rule) && keyed(rule)
       : keyed(rule) && prechecked(rule);
     if (runs) {
-      collect(text, rule, engineOptions, candidates, explain ? rejections : undefined, {
+      collect(
+        text,
+        rule,
+        engineOptions,
+        candidates,
+        explain ? rejections : undefined,
         claimed,
         lowest,
-      });
+      );
     }
   }
   const findings = resolveOverlaps(candidates, explain ? rejections : undefined);
@@ -730,12 +735,9 @@ function collect(
   options: EngineOptions,
   out: Ranked[],
   rejections: Rejection[] | undefined,
-  claims: { claimed: Map<number, number> | undefined; lowest: number } = {
-    claimed: undefined,
-    lowest: 0,
-  },
+  claimed: Map<number, number> | undefined,
+  lowest: number,
 ): void {
-  const { claimed, lowest } = claims;
   let pattern = rule.pattern();
   let compiled: Compiled | undefined;
   let matches = 0;

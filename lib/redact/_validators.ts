@@ -236,12 +236,7 @@ function plainlyNotPlaceholder(value: string): boolean {
     previous = c;
   }
   if (run === value.length || isAscendingRuns(value)) return false;
-  if (
-    value.includes("://") || value.startsWith("arn:") || value.startsWith("projects/") ||
-    value.startsWith("@") || value.startsWith("ENC[") || value.startsWith(":")
-  ) {
-    return false;
-  }
+  if (mayReferToASecret(value)) return false;
   const lower = value.toLowerCase();
   if (inWordList(PLACEHOLDER_WORDS, unwrapped(lower))) return false;
   for (const hint of TEMPLATE_HINTS) if (lower.includes(hint)) return false;
@@ -252,6 +247,34 @@ const PLACEHOLDER_WORDS =
   "null none nil undefined true false changeme change_me change-me password passwd secret token " +
   "example sample dummy test redacted hidden masked placeholder todo tbd filtered omitted removed " +
   "set_me setme set-me fill_me fillme fill-me replace_me replaceme replace-me";
+
+/**
+ * Whether `value` may stand for a secret kept elsewhere (see
+ * {@linkcode referenceProblem}): a plain look at its start, so that a typical
+ * secret is cleared without a pattern.
+ */
+function mayReferToASecret(value: string): boolean {
+  return value.includes("://") || value.startsWith("arn:") || value.startsWith("projects/") ||
+    value.startsWith("@") || value.startsWith("ENC[") || value.startsWith(":") ||
+    value.startsWith("$");
+}
+
+/**
+ * Why `value` stands for a secret kept elsewhere rather than being one, or
+ * `undefined`: a secret store's reference, a bound parameter, SOPS
+ * ciphertext, a file's contents.
+ */
+function referenceProblem(value: string): string | undefined {
+  if (!mayReferToASecret(value)) return undefined;
+  if (SECRET_STORE_REFERENCE.test(value)) return "a secret store's reference";
+  // SQL's bound parameters: `SET PASSWORD = :new_password`, `@pwd`, `$1`.
+  if (/^(?::|@)[A-Za-z_]\w*$|^\$\d+$/.test(value)) return "a bound parameter";
+  // SOPS keeps each value encrypted in place: `ENC[AES256_GCM,data:…,type:str]`.
+  if (value.startsWith("ENC[")) return "SOPS ciphertext";
+  // `db_password=@/dev/stdin` (vault kv put), `@./secret.txt` (curl): a file's contents.
+  if (/^@[./~]/.test(value)) return "a file reference";
+  return undefined;
+}
 
 /**
  * Where a secret is kept, not the secret: 1Password's `op://vault/item/field`,
@@ -293,13 +316,8 @@ function placeholderProblemOf(value: string): string | undefined {
   if (plainlyNotPlaceholder(value)) return undefined;
   if (/[<>{}]|\$\(|\$\{|%\(|%s\b|\{\{/.test(value)) return "template syntax";
   if (value.startsWith("$") || /^%(?:\w+%|\d$)/.test(value)) return "variable reference";
-  if (SECRET_STORE_REFERENCE.test(value)) return "a secret store's reference";
-  // SQL's bound parameters: `SET PASSWORD = :new_password`, `@pwd`, `$1`.
-  if (/^(?::|@)[A-Za-z_]\w*$|^\$\d+$/.test(value)) return "a bound parameter";
-  // SOPS keeps each value encrypted in place: `ENC[AES256_GCM,data:…,type:str]`.
-  if (value.startsWith("ENC[")) return "SOPS ciphertext";
-  // `db_password=@/dev/stdin` (vault kv put), `@./secret.txt` (curl): a file's contents.
-  if (/^@[./~]/.test(value)) return "a file reference";
+  const reference = referenceProblem(value);
+  if (reference !== undefined) return reference;
   if (isPlaceholderWord(value)) return `placeholder word ${value}`;
   if (/x{4,}|X{4,}|\*{3,}|•{3,}|\.{3}|…/.test(value)) return "masked or elided";
   if (/(?:^|[_-])(?:your|my|insert|replace|enter|fake|dummy)[_-]/i.test(value)) {

@@ -1,6 +1,6 @@
 /**
  * Where a text holds a column of citizen ids: in a table the id context is
- * the column's header, however many rows below it a value sits. Three
+ * the column's header, however many rows below it a value sits. Four
  * shapes are read:
  *
  * - a CSV, TSV, `;`- or `|`-separated table whose header line names an id
@@ -10,7 +10,10 @@
  *   column's cell in every row;
  * - a JSON key naming an id column whose value is an array or an object
  *   (`"so_cccd": ["…", "…"]`, pandas' `{"cccd": {"0": "…"}}`): the whole
- *   value.
+ *   value;
+ * - a table aligned with blanks (pandas' `head()`, `psql`): a value under
+ *   a header that names an id column in the same block of lines
+ *   ({@linkcode underAlignedIdHeader}, asked per candidate, bounded).
  *
  * Text inside a JSON string (a hook payload's file content) has its line
  * breaks and quotes escaped (`\n`, `\"`), and is read the same way.
@@ -346,3 +349,40 @@ function tableCells(text: string, at: number, found: IdColumns): number {
   if (bodyEnd > end) found.tables.push([end, bodyEnd]);
   return bodyEnd;
 }
+
+/** Lines an aligned table's header may stand above a value, and the characters they may span. */
+const ALIGNED_MAX_LINES = 40;
+const ALIGNED_MAX_CHARS = 4096;
+
+/**
+ * Whether the value at `[start, end)` stands under a header naming an id
+ * column in a table aligned with blanks (pandas' `head()`, `psql`, `docker
+ * ps`): a line above, in the same block of lines, whose id-column name
+ * overlaps the value's columns. Bounded, so linear however many values a
+ * text holds.
+ */
+export function underAlignedIdHeader(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const from = start - lineStart;
+  const to = end - lineStart;
+  let lineEnd = lineStart - 1;
+  for (let lines = 0; lines < ALIGNED_MAX_LINES && lineEnd > 0; lines++) {
+    if (start - lineEnd > ALIGNED_MAX_CHARS) return false;
+    const previousStart = text.lastIndexOf("\n", lineEnd - 1) + 1;
+    const line = text.slice(previousStart, lineEnd);
+    if (line.trim() === "") return false;
+    idColumnHeader ??= new RegExp(`[\\w.]*(?:${ID_COLUMN_NAME.source})[\\w.]*`, "gi");
+    for (const found of line.matchAll(idColumnHeader)) {
+      const nameEnd = found.index + found[0].length;
+      if (found.index < to && nameEnd > from) return true;
+    }
+    lineEnd = previousStart - 1;
+  }
+  return false;
+}
+
+/**
+ * An id column's name in a header line, the whole word it stands in
+ * (`so_cccd`, `national_id`); made when first asked, like the rules' patterns.
+ */
+let idColumnHeader: RegExp | undefined;

@@ -12,7 +12,7 @@
 
 import type { Candidate, Rule } from "../_engine.ts";
 import { cccdProblem } from "../_validators.ts";
-import { idColumnPlace } from "./_id_columns.ts";
+import { idColumnPlace, underAlignedIdHeader } from "./_id_columns.ts";
 
 function structure(c: Candidate): string | undefined {
   return cccdProblem(c.secret);
@@ -40,40 +40,6 @@ function idContext(c: Candidate): string | undefined {
     ? undefined
     : "no id context within 160 characters";
 }
-
-/** Lines an aligned table's header may stand above a value, and the characters they may span. */
-const ALIGNED_MAX_LINES = 40;
-const ALIGNED_MAX_CHARS = 4096;
-
-/**
- * Whether the value at `[start, end)` stands under a header naming an id
- * column in a table aligned with blanks (pandas' `head()`, `psql`, `docker
- * ps`): a line above, in the same block of lines, whose id-column name
- * overlaps the value's columns. Bounded, so linear however many values a
- * text holds.
- */
-function underAlignedIdHeader(text: string, start: number, end: number): boolean {
-  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
-  const from = start - lineStart;
-  const to = end - lineStart;
-  let lineEnd = lineStart - 1;
-  for (let lines = 0; lines < ALIGNED_MAX_LINES && lineEnd > 0; lines++) {
-    if (start - lineEnd > ALIGNED_MAX_CHARS) return false;
-    const previousStart = text.lastIndexOf("\n", lineEnd - 1) + 1;
-    const line = text.slice(previousStart, lineEnd).toLowerCase();
-    if (line.trim() === "") return false;
-    for (const found of line.matchAll(ID_COLUMN_HEADER)) {
-      const nameEnd = found.index + found[0].length;
-      if (found.index < to && nameEnd > from) return true;
-    }
-    lineEnd = previousStart - 1;
-  }
-  return false;
-}
-
-/** An id column's name in a header line (`so_cccd`, `cmnd`, `national_id`). */
-const ID_COLUMN_HEADER =
-  /[\w.]*(?:cccd|cmnd|national[_-]?id|citizen[_-]?id|id[_-]?number|dinh[_-]?danh)[\w.]*/g;
 
 /** 12-digit CCCD with id context. */
 export const cccd: Rule = {

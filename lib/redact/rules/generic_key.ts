@@ -11,7 +11,7 @@
 
 import type { Candidate, Rule } from "../_engine.ts";
 import { isSecretKeyName, textPasswordNameProblem, textSecretNameProblem } from "../secret_keys.ts";
-import { markupPattern, mayHoldMarkup, notConfigWord } from "./password.ts";
+import { CALL_ARGUMENT, markupPattern, mayHoldMarkup, notConfigWord } from "./password.ts";
 import {
   hasDigitAndLetter,
   headAndName,
@@ -534,10 +534,6 @@ export const commandKeyArgument: Rule = {
   ],
 };
 
-/** An argument before the key: a string (its quotes maybe escaped), a name or a number. */
-const CLIENT_ARGUMENT =
-  "[ \\t]{0,4}(?:\\\\{0,3}\"[^\"\\\\\\n]{0,200}\\\\{0,3}\"|\\\\{0,3}'[^'\\\\\\n]{0,200}\\\\{0,3}'|[\\w.$>-]{1,60})[ \\t]{0,4},";
-
 /**
  * A key passed to an API client's constructor by position:
  * `lazop.NewClient("162621", "0wEb…")`, `cohere.ClientV2("…")`. Only a
@@ -551,7 +547,7 @@ export const clientKeyArgument: Rule = {
   keywords: ["client"],
   pattern: () =>
     new RegExp(
-      `Client(?:V\\d)?[ \\t]{0,4}\\((?:${CLIENT_ARGUMENT}){0,3}[ \\t]{0,4}\\\\{0,3}["']` +
+      `Client(?:V\\d)?[ \\t]{0,4}\\((?:${CALL_ARGUMENT},){0,3}[ \\t]{0,4}\\\\{0,3}["']` +
         "(?<secret>[A-Za-z0-9_-]{20,200})\\\\{0,3}[\"']",
       "dg",
     ),

@@ -1092,8 +1092,11 @@ export const passwordToolFlag: Rule = {
   ],
 };
 
-/** An argument before the password: a string (its quotes maybe escaped) or a variable. */
-const CALL_ARGUMENT =
+/**
+ * An argument of a call before the secret one: a string (its quotes maybe
+ * escaped), a variable or a number.
+ */
+export const CALL_ARGUMENT =
   "[ \\t]{0,4}(?:\\\\{0,3}\"[^\"\\\\\\n]{0,200}\\\\{0,3}\"|\\\\{0,3}'[^'\\\\\\n]{0,200}\\\\{0,3}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4}";
 
 /**
