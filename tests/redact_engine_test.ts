@@ -12,6 +12,7 @@ import { explainText, redactLines, redactText, redactValue } from "../lib/redact
 import {
   ANCHORED_MIN_CHARS,
   applyFindings,
+  GROUP_COMPARISONS,
   INDEXED_MIN_CHARS,
   keywordAnchor,
   keywordsIn,
@@ -470,6 +471,10 @@ Deno.test({
     const keywords = [...new Set(RULES.flatMap((rule) => rule.keywords))];
     const samples = RULES.flatMap((rule) => [...rule.truePositives, ...rule.falsePositives]);
     samples.push("", "x", "pmak-".repeat(100), "mật khẩu là", "@", "a@b");
+    // Dense with the first characters of the `password` group, which is then searched for the
+    // rest of the text at once (GROUP_COMPARISONS): keywords after that point, and only before it.
+    const dense = "passwrd: ".repeat(GROUP_COMPARISONS * 4);
+    samples.push(`${dense}password`, `passphrase ${dense}`, `${dense}PASSWD=1 ${dense}`);
     for (const sample of samples) {
       const lower = sample.toLowerCase();
       const expected = keywords.filter((k) => lower.includes(k)).sort();

@@ -379,6 +379,12 @@ interface KeywordIndex {
   byTwo: Int32Array;
   /** Group number + 1 of longer keywords, by the hash of their first three characters. */
   byThree: Int32Array;
+  /**
+   * By the hash of two characters: 1 when a two-character keyword may be
+   * those, plus 2 when a longer keyword may start with them. Most offsets of
+   * prose start no keyword, and this one lookup tells.
+   */
+  starts: Uint8Array;
 }
 
 const indexes = new WeakMap<readonly Rule[], KeywordIndex>();
@@ -401,6 +407,7 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
     groups: [],
     byTwo: new Int32Array(HASH_MASK + 1),
     byThree: new Int32Array(HASH_MASK + 1),
+    starts: new Uint8Array(HASH_MASK + 1),
   };
   const add = (table: Int32Array, hash: number, keyword: string) => {
     if (table[hash] === 0) table[hash] = built.groups.push([]);
@@ -409,19 +416,44 @@ function keywordIndex(rules: readonly Rule[]): KeywordIndex {
   for (const keyword of new Set(rules.flatMap((rule) => rule.keywords))) {
     const [a, b, c] = [0, 1, 2].map((i) => keyword.charCodeAt(i)) as [number, number, number];
     if (keyword.length < 2) built.singles.push(keyword);
-    else if (keyword.length === 2) add(built.byTwo, hashTwo(a, b), keyword);
-    else add(built.byThree, hashThree(a, b, c), keyword);
+    else if (keyword.length === 2) {
+      add(built.byTwo, hashTwo(a, b), keyword);
+      built.starts[hashTwo(a, b)]! |= 1;
+    } else {
+      add(built.byThree, hashThree(a, b, c), keyword);
+      built.starts[hashTwo(a, b)]! |= 2;
+    }
   }
   indexes.set(rules, built);
   return built;
 }
 
 /**
+ * Offsets at which one group's keywords are compared before the rest of the
+ * text may be searched for them with `includes` instead: text dense with a
+ * group's first characters but without its keywords (1 MiB of `passwrd: `
+ * and the `password` keywords) compared them at every occurrence, a sixth
+ * of the time of its redaction.
+ */
+export const GROUP_COMPARISONS = 64;
+
+/**
+ * A group compared more often than once per this many characters is dense
+ * (see {@linkcode GROUP_COMPARISONS}). In prose a group's first characters
+ * are seldom this close, and searching the rest of a long text once for
+ * each of its keywords costs more than comparing them where they may start.
+ */
+const DENSE_GROUP_SPACING = 64;
+
+/**
  * The keywords of `rules` that occur in `lower`, found in one pass: at each
- * offset two tables, indexed by a hash of the next two and three
- * characters, say whether some keyword may start there, and only those
- * keywords are compared. A group whose keywords are all found is skipped
- * from then on; the pass stops when every keyword is found.
+ * offset a table indexed by a hash of the next two characters says whether
+ * some keyword may start there; where one may, two tables indexed by a hash
+ * of the next two and three characters name the group of keywords to
+ * compare. A group whose keywords are all found is skipped
+ * from then on, and so is a dense one compared at
+ * {@linkcode GROUP_COMPARISONS} offsets, once the rest of the text is
+ * searched for what it has left; the pass stops when no group is left.
  */
 export function keywordsIn(lower: string, rules: readonly Rule[]): Set<string> {
   const index = keywordIndex(rules);
@@ -430,23 +462,48 @@ export function keywordsIn(lower: string, rules: readonly Rule[]): Set<string> {
   // Each group's keywords not found yet: text dense with one group's first
   // characters compared the found ones again at every offset.
   const left = index.groups.map((group) => [...group]);
+  const compared = new Int32Array(left.length);
   let groupsLeft = index.groups.length;
+  const { byTwo, byThree, starts } = index;
   let b = lower.charCodeAt(0);
-  let c = lower.charCodeAt(1);
   for (let at = 0; at < lower.length - 1 && groupsLeft > 0; at++) {
     const a = b;
-    b = c;
-    c = lower.charCodeAt(at + 2);
-    const two = index.byTwo[hashTwo(a, b)]!;
-    const three = index.byThree[hashThree(a, b, c)]!;
-    if (two !== 0 && left[two - 1]!.length > 0) {
-      groupsLeft -= matchAt(lower, at, left[two - 1]!, found);
-    }
-    if (three !== 0 && left[three - 1]!.length > 0) {
-      groupsLeft -= matchAt(lower, at, left[three - 1]!, found);
+    b = lower.charCodeAt(at + 1);
+    const pair = hashTwo(a, b);
+    const start = starts[pair]!;
+    if (start === 0) continue;
+    if (start & 1) groupsLeft -= lookAt(lower, at, byTwo[pair]!, left, compared, found);
+    if (start & 2) {
+      const group = byThree[hashThree(a, b, lower.charCodeAt(at + 2))]!;
+      groupsLeft -= lookAt(lower, at, group, left, compared, found);
     }
   }
   return found;
+}
+
+/**
+ * Moves the keywords of group number `group` (+ 1; 0 for none) that start
+ * at `at` to `found`, or, once the group is dense, those that occur from
+ * `at` on; 1 when that leaves the group empty, else 0.
+ */
+function lookAt(
+  lower: string,
+  at: number,
+  group: number,
+  left: string[][],
+  compared: Int32Array,
+  found: Set<string>,
+): number {
+  if (group === 0) return 0;
+  const keywords = left[group - 1]!;
+  if (keywords.length === 0) return 0;
+  const times = ++compared[group - 1]!;
+  if (times <= GROUP_COMPARISONS || times * DENSE_GROUP_SPACING < at) {
+    return matchAt(lower, at, keywords, found);
+  }
+  for (const keyword of keywords) if (lower.includes(keyword, at)) found.add(keyword);
+  keywords.length = 0;
+  return 1;
 }
 
 /**
@@ -741,6 +798,9 @@ function collect(
   let pattern = rule.pattern();
   let compiled: Compiled | undefined;
   let matches = 0;
+  // Spans claimed before this rule ran, by rules of its priority or higher; its own claims
+  // never spare its own candidates.
+  const claimedBefore = claimed !== undefined && claimed.size !== 0 ? claimed : undefined;
   for (;;) {
     if (matches === DENSE_MATCHES && compiled === undefined) {
       compiled = compiledOf(rule);
@@ -765,10 +825,7 @@ function collect(
     // The same span kept by a rule of higher priority: this candidate would lose it to that
     // one, or with it to a third, so its validators need not run (text dense with one secret
     // that three rules find: a third of its time).
-    if (
-      claimed !== undefined && claimed.size !== 0 &&
-      claimedAbove(claimed, start, end, rule.priority)
-    ) {
+    if (claimedBefore !== undefined && claimedAbove(claimedBefore, start, end, rule.priority)) {
       continue;
     }
     const candidate: Candidate = {
