@@ -12,6 +12,9 @@ import { explainText, redactLines, redactText, redactValue } from "../lib/redact
 import {
   ANCHORED_MIN_CHARS,
   applyFindings,
+  ECHO_MAX_SECRETS,
+  ECHO_MIN_CHARS,
+  type Finding,
   GROUP_COMPARISONS,
   INDEXED_MIN_CHARS,
   keywordAnchor,
@@ -19,6 +22,7 @@ import {
   type Rule,
   scanText,
   TextFacts,
+  withEchoes,
 } from "../lib/redact/_engine.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
 import {
@@ -694,4 +698,51 @@ Deno.test("placeholderProblem: a stand-in word in the marks that set it apart ([
     placeholderProblem("arn:aws:secretsmanager:ap-southeast-1:123456789012:secret:prod/db"),
     "a secret store's reference",
   );
+});
+
+Deno.test({
+  name: "a secret found once is replaced wherever else it stands as a whole token",
+  permissions: "none",
+  fn() {
+    const pw = "Hq7-xLm2Rv9zT";
+    const text = `DB_PASSWORD=${pw}\nassistant: I set it to ${pw}, and ${pw}x is another word`;
+    const out = redactText(text);
+    assert.equal(
+      out.text,
+      "DB_PASSWORD=<PASSWORD>\nassistant: I set it to <PASSWORD>, and Hq7-xLm2Rv9zTx is another word",
+    );
+    assert.equal(out.matchCount, 2);
+    // The same in explain mode.
+    assert.deepEqual(explainText(text).matches.map((m) => m.start), [12, 49]);
+    // Too short to echo: a value of fewer than ECHO_MIN_CHARS characters.
+    const short = "password=Xk9#vq2\nthen Xk9#vq2";
+    assert.equal(short.slice(9, 16).length < ECHO_MIN_CHARS, true);
+    assert.equal(redactText(short).text, "password=<PASSWORD>\nthen Xk9#vq2");
+  },
+});
+
+Deno.test({
+  name: "withEchoes() keeps findings disjoint and gives up on texts with too many secrets",
+  permissions: "none",
+  fn() {
+    const f = (start: number, end: number): Finding => ({
+      ruleId: "r",
+      metricLabel: "r",
+      placeholder: "<R>",
+      start,
+      end,
+    });
+    // "abcdefgh" found at 0; its echo at 9 overlaps the finding at 12–20 and is dropped.
+    const text = "abcdefgh abcdefgh12345 abcdefgh";
+    const echoed = withEchoes(text, [f(0, 8), f(12, 20)]);
+    assert.deepEqual(echoed.map((x) => [x.start, x.end]), [[0, 8], [12, 20], [23, 31]]);
+    // More distinct secrets than ECHO_MAX_SECRETS: findings come back as they were.
+    const many = Array.from(
+      { length: ECHO_MAX_SECRETS + 1 },
+      (_, i) => `secret${String(i).padStart(4, "0")}`,
+    );
+    const dense = `${many.join(" ")} ${many[0]}`;
+    const findings = many.map((_, i) => f(i * 11, i * 11 + 10));
+    assert.equal(withEchoes(dense, findings), findings);
+  },
 });

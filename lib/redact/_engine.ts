@@ -585,6 +585,81 @@ export function scanText(
   return { findings, rejections };
 }
 
+/** Shortest secret whose other occurrences {@linkcode withEchoes} replaces too. */
+export const ECHO_MIN_CHARS = 8;
+
+/** Longest such secret: a longer span (a `<private>` block, a key file) is its own context. */
+const ECHO_MAX_CHARS = 512;
+
+/**
+ * Texts with more distinct secrets than this, or more findings than
+ * {@linkcode ECHO_MAX_FINDINGS}, get no echoes: each secret is one search of
+ * the whole text, and text dense with secrets holds thousands (1 MiB of
+ * `passwrd: ` repeated: one value, 58,000 findings, as many echoes).
+ */
+export const ECHO_MAX_SECRETS = 32;
+
+/** See {@linkcode ECHO_MAX_SECRETS}. */
+export const ECHO_MAX_FINDINGS = 1024;
+
+/** Whether the code is an ASCII letter or digit. */
+function isAsciiLetterOrDigit(code: number): boolean {
+  return (code >= 48 && code <= 57) || isAsciiLetter(code);
+}
+
+/**
+ * `findings` (sorted, disjoint) with every other occurrence of a secret they
+ * replace, as a whole token, replaced the same way: a password found where
+ * it is set is gone where the assistant quotes it back, an SSN found beside
+ * its label is gone in the test diff below. Only secrets of
+ * {@linkcode ECHO_MIN_CHARS} to {@linkcode ECHO_MAX_CHARS} characters, and
+ * none in a text with more than {@linkcode ECHO_MAX_SECRETS} distinct ones
+ * or {@linkcode ECHO_MAX_FINDINGS} findings.
+ */
+export function withEchoes(text: string, findings: Finding[]): Finding[] {
+  if (findings.length === 0 || findings.length > ECHO_MAX_FINDINGS) return findings;
+  const secrets = new Map<string, Finding>();
+  for (const f of findings) {
+    const length = f.end - f.start;
+    if (length < ECHO_MIN_CHARS || length > ECHO_MAX_CHARS) continue;
+    const secret = text.slice(f.start, f.end);
+    if (!secrets.has(secret)) secrets.set(secret, f);
+    if (secrets.size > ECHO_MAX_SECRETS) return findings;
+  }
+  const found = new Set(findings.map((f) => f.start));
+  const echoes: Finding[] = [];
+  for (const [secret, f] of secrets) {
+    const wordAtStart = isAsciiLetterOrDigit(secret.charCodeAt(0));
+    const wordAtEnd = isAsciiLetterOrDigit(secret.charCodeAt(secret.length - 1));
+    for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + secret.length)) {
+      const end = at + secret.length;
+      if (wordAtStart && isAsciiLetterOrDigit(text.charCodeAt(at - 1))) continue;
+      if (wordAtEnd && isAsciiLetterOrDigit(text.charCodeAt(end))) continue;
+      if (!found.has(at)) echoes.push({ ...f, start: at, end });
+    }
+  }
+  if (echoes.length === 0) return findings;
+  // An echo joins the findings where it overlaps none of them.
+  echoes.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Finding[] = [];
+  let next = 0;
+  for (const echo of echoes) {
+    while (next < findings.length && findings[next]!.end <= echo.start) {
+      pushDisjoint(merged, findings[next++]!);
+    }
+    const overlapsFinding = next < findings.length && findings[next]!.start < echo.end;
+    if (!overlapsFinding) pushDisjoint(merged, echo);
+  }
+  while (next < findings.length) pushDisjoint(merged, findings[next++]!);
+  return merged;
+}
+
+/** Appends `f` unless it overlaps the last of `out` (sorted by start). */
+function pushDisjoint(out: Finding[], f: Finding): void {
+  const last = out.at(-1);
+  if (last === undefined || last.end <= f.start) out.push(f);
+}
+
 const priorityOrders = new WeakMap<readonly Rule[], readonly Rule[]>();
 
 /**

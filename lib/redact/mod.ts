@@ -6,13 +6,14 @@
  * The engine (`_engine.ts`) runs the rules of `rules/` in fixed steps:
  * keyword gate, pattern, validators, allowlists, overlap resolution (most
  * specific wins), one replacement pass. `<private>…</private>` spans go
- * first and whole. Callers depend only on {@linkcode redactText},
+ * first and whole. A secret found once is replaced wherever else it stands
+ * in the text (`withEchoes`). Callers depend only on {@linkcode redactText},
  * {@linkcode redactValue} and {@linkcode explainText}.
  *
  * @module
  */
 
-import { applyFindings, scanText } from "./_engine.ts";
+import { applyFindings, scanText, withEchoes } from "./_engine.ts";
 
 export { RedactionTimeoutError } from "./_engine.ts";
 import { RULES } from "./rules/mod.ts";
@@ -71,7 +72,7 @@ export interface RedactionResult {
  * ```
  */
 export function redactText(text: string, options: RedactOptions = {}): RedactionResult {
-  const { findings } = scanText(text, RULES, engineOptions(options));
+  const findings = withEchoes(text, scanText(text, RULES, engineOptions(options)).findings);
   const counts: Record<string, number> = {};
   for (const f of findings) counts[f.metricLabel] = (counts[f.metricLabel] ?? 0) + 1;
   return { text: applyFindings(text, findings), matchCount: findings.length, counts };
@@ -158,7 +159,7 @@ export function explainText(text: string, options: RedactOptions = {}): Explanat
     ...engineOptions(options),
     explain: true,
   });
-  const matches = findings.map(({ ruleId, placeholder, start, end }) => ({
+  const matches = withEchoes(text, findings).map(({ ruleId, placeholder, start, end }) => ({
     ruleId,
     placeholder,
     start,
