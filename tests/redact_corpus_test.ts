@@ -55,6 +55,10 @@ const HELD_OUT = [
   "heldout_sessions9_sealed.jsonl",
   "heldout_sessions10_sealed.jsonl",
   "heldout_sessions11_sealed.jsonl",
+  "heldout_sessions13_sealed.jsonl",
+  "heldout_sessions14_sealed.jsonl",
+  "heldout_sessions15_sealed.jsonl",
+  "heldout_sessions16_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -68,6 +72,10 @@ const HELD_OUT = [
   "heldout_sessions9_probe.jsonl",
   "heldout_sessions10_probe.jsonl",
   "heldout_sessions11_probe.jsonl",
+  "heldout_sessions13_probe.jsonl",
+  "heldout_sessions14_probe.jsonl",
+  "heldout_sessions15_probe.jsonl",
+  "heldout_sessions16_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
