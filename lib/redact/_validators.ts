@@ -383,6 +383,24 @@ export function lineBefore(text: string, at: number, max: number): string {
   return window.slice(window.lastIndexOf("\n") + 1);
 }
 
+/** A line that a shell, `cmd` or PowerShell continues on the next: it ends in `\`, `^` or a backtick. */
+const CONTINUED_LINE = /[\\^`][ \t]*\r?$/;
+
+/**
+ * The command before `at`: {@linkcode lineBefore}, with the lines it
+ * continues (`sqlcmd -S db ^` then `  -P "…"`), at most `max` characters.
+ */
+export function commandBefore(text: string, at: number, max: number): string {
+  const window = text.slice(Math.max(0, at - max), at);
+  let start = window.lastIndexOf("\n");
+  while (
+    start > 0 && CONTINUED_LINE.test(window.slice(window.lastIndexOf("\n", start - 1) + 1, start))
+  ) {
+    start = window.lastIndexOf("\n", start - 1);
+  }
+  return window.slice(start + 1);
+}
+
 /**
  * Whether `value` is canonical base64 that `atob` takes without throwing:
  * a thrown error costs microseconds, and text of repeated near-misses
@@ -429,9 +447,15 @@ export function headAndName(c: { groups: Readonly<Record<string, string | undefi
 
 /**
  * Keys made to be published, which a name saying key does not make secret:
- * Stripe's publishable keys and Mapbox's public tokens (policy negatives).
+ * Stripe's publishable keys, Mapbox's public tokens, RevenueCat's public
+ * app keys and Razorpay's key ids (policy negatives).
  */
-export const PUBLISHABLE_KEYS: readonly RegExp[] = [/^pk_(?:live|test)_\w+$/, /^pk\.eyJ[\w.-]+$/];
+export const PUBLISHABLE_KEYS: readonly RegExp[] = [
+  /^pk_(?:live|test)_\w+$/,
+  /^pk\.eyJ[\w.-]+$/,
+  /^(?:appl|goog|amzn)_[A-Za-z0-9]{20,40}$/,
+  /^rzp_(?:live|test)_[A-Za-z0-9]{14}$/,
+];
 
 /**
  * Rejects a Sealed Secrets ciphertext (`encryptedData:` of a `SealedSecret`,

@@ -315,6 +315,9 @@ const ABOUT_A_PASSWORD_AFTER = new Set([
   "rate",
   "count",
   "port",
+  // Jenkins' `passwordVariable: 'NEXUS_PW'` names the variable that will hold it.
+  "variable",
+  "var",
 ]);
 
 /**

@@ -1,7 +1,9 @@
 /**
- * Where a text holds a column of citizen ids: in a table the id context is
- * the column's header, however many rows below it a value sits. Four
- * shapes are read:
+ * Where a text holds a column of personal ids (citizen ids, US social
+ * security numbers): in a table the id context is the column's header,
+ * however many rows below it a value sits. Each kind of column
+ * ({@linkcode CITIZEN_ID_COLUMN}, {@linkcode SSN_COLUMN}) is read on its
+ * own. Four shapes are read:
  *
  * - a CSV, TSV, `;`- or `|`-separated table whose header line names an id
  *   column (`so_cccd`, `cmnd`, `national_id`, `căn cước`…): that column's
@@ -18,16 +20,39 @@
  * Text inside a JSON string (a hook payload's file content) has its line
  * breaks and quotes escaped (`\n`, `\"`), and is read the same way.
  *
- * Each text is read once, in linear time (each line at most twice), and
- * only when some 12-digit candidate lacks nearby context; the cells of the
- * last text read are kept, since the validator asks for each candidate.
+ * Each text is read once per kind, in linear time (each line at most
+ * twice), and only when some candidate lacks nearby context; the cells of
+ * the last text read are kept, since the validator asks for each candidate.
  *
  * @module
  */
 
-/** What names an id column (lowercase or not: the pattern ignores case). */
-const ID_COLUMN_NAME =
-  /cccd|cmnd|căn[ _]?cước|can[ _]?cuoc|định[ _]?danh|dinh[ _]?danh|chứng[ _]?minh|chung[ _]?minh|national[ _-]?id|citizen[ _-]?id|id[ _-]?number|identity[ _-]?(?:number|no|card)|id[ _-]?card/i;
+/** A kind of id column: what names one, and the cells last read. */
+export interface IdColumnKind {
+  /** What names such a column (lowercase or not: the pattern ignores case). */
+  readonly name: RegExp;
+  /** {@linkcode name}, global, to find the names in a text. */
+  readonly names: RegExp;
+  /** A header's whole word holding the name (`so_cccd`), made when first asked. */
+  header?: RegExp;
+  /** The text last read, and what it holds. */
+  cachedText?: string;
+  cached: IdColumns;
+}
+
+function idColumnKind(name: RegExp): IdColumnKind {
+  return { name, names: new RegExp(name.source, "gi"), cached: { cells: [], tables: [] } };
+}
+
+/** Columns of Vietnamese citizen ids (CCCD, CMND) and national ids. */
+export const CITIZEN_ID_COLUMN: IdColumnKind = idColumnKind(
+  /cccd|cmnd|căn[ _]?cước|can[ _]?cuoc|định[ _]?danh|dinh[ _]?danh|chứng[ _]?minh|chung[ _]?minh|national[ _-]?id|citizen[ _-]?id|id[ _-]?number|identity[ _-]?(?:number|no|card)|id[ _-]?card/i,
+);
+
+/** Columns of US social security numbers (`ssn`, `applicantSsn`, `social_security_no`; not `classname`). */
+export const SSN_COLUMN: IdColumnKind = idColumnKind(
+  /(?<![a-z])ssn|ssn(?![a-z])|social[ _-]?security|soc[ _.-]?sec(?![a-z])/i,
+);
 
 /** Lines longer than this are no table rows (and bound every scan of a line). */
 const MAX_LINE = 4096;
@@ -36,20 +61,18 @@ const MAX_LINE = 4096;
 const MAX_NAME = 64;
 
 /** Spans found in one text, each list sorted by start and never overlapping. */
-interface IdColumns {
+export interface IdColumns {
   /** Cells of id columns, and values of JSON keys naming one. */
   cells: Array<[start: number, end: number]>;
   /** Rows of the tables that have an id column (SQL statements, CSV bodies). */
   tables: Array<[start: number, end: number]>;
 }
 
-let cachedText: string | undefined;
-let cached: IdColumns = { cells: [], tables: [] };
-
 /**
- * Where `[start, end)` lies among the id columns of `text` (see the module
- * comment for the shapes read): `"id"` inside a cell of one, `"other"` in
- * another column of a table that has one, `undefined` outside such tables.
+ * Where `[start, end)` lies among the id columns of `kind` in `text` (see
+ * the module comment for the shapes read): `"id"` inside a cell of one,
+ * `"other"` in another column of a table that has one, `undefined` outside
+ * such tables.
  *
  * @example
  * ```ts
@@ -61,13 +84,14 @@ export function idColumnPlace(
   text: string,
   start: number,
   end: number,
+  kind: IdColumnKind = CITIZEN_ID_COLUMN,
 ): "id" | "other" | undefined {
-  if (text !== cachedText) cached = idColumns(text);
+  if (text !== kind.cachedText) kind.cached = idColumns(text, kind);
   // Kept even when equal: the next call then compares one string with
   // itself, which costs nothing, where two equal copies compare in full.
-  cachedText = text;
-  if (within(cached.cells, start, end)) return "id";
-  return within(cached.tables, start, end) ? "other" : undefined;
+  kind.cachedText = text;
+  if (within(kind.cached.cells, start, end)) return "id";
+  return within(kind.cached.tables, start, end) ? "other" : undefined;
 }
 
 /** Whether `[start, end)` lies inside one of `spans` (sorted, never overlapping). */
@@ -92,21 +116,21 @@ function within(
   return found >= 0 && end <= spans[found]![1];
 }
 
-/** The id columns of `text`, read once. */
-function idColumns(text: string): IdColumns {
+/** The id columns of `kind` in `text`, read once. */
+function idColumns(text: string, kind: IdColumnKind): IdColumns {
   const found: IdColumns = { cells: [], tables: [] };
-  const statements = sqlInsertCells(text, found);
-  headerCells(text, found, statements);
+  const statements = sqlInsertCells(text, found, kind);
+  headerCells(text, found, statements, kind);
   found.cells.sort((a, b) => a[0] - b[0]);
   found.tables.sort((a, b) => a[0] - b[0]);
   return found;
 }
 
-/** The first column of `names` that names an id, or -1. */
-function idColumnOf(names: readonly string[]): number {
+/** The first column of `names` that names an id of `kind`, or -1. */
+function idColumnOf(names: readonly string[], kind: IdColumnKind): number {
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!.replace(/\\[nrt]|[\s"'`\\[\]]/g, "");
-    if (name.length <= MAX_NAME && ID_COLUMN_NAME.test(name)) return i;
+    if (name.length <= MAX_NAME && kind.name.test(name)) return i;
   }
   return -1;
 }
@@ -129,7 +153,7 @@ const INSERT_INTO = /insert\s+(?:ignore\s+)?into\s+[^\s(]{1,128}\s*\(/gi;
  * to `found`; returns the statements' spans, flattened, so the header pass
  * skips them.
  */
-function sqlInsertCells(text: string, found: IdColumns): number[] {
+function sqlInsertCells(text: string, found: IdColumns, kind: IdColumnKind): number[] {
   const statements: number[] = [];
   if (!/insert/i.test(text)) return statements;
   INSERT_INTO.lastIndex = 0;
@@ -147,7 +171,7 @@ function sqlInsertCells(text: string, found: IdColumns): number[] {
     if (close < 0) break;
     const listEnd = close;
     if (listEnd - listStart > MAX_LINE) continue;
-    const column = idColumnOf(text.slice(listStart, listEnd).split(","));
+    const column = idColumnOf(text.slice(listStart, listEnd).split(","), kind);
     if (column < 0) continue;
     let at = skipSpace(text, listEnd + 1);
     if (text.slice(at, at + 6).toLowerCase() !== "values") continue;
@@ -267,22 +291,26 @@ function delimiterOf(line: string): string | undefined {
 
 const JSON_CONTAINER = /\w*\\?["']?\s*:\s*[[{]/y;
 
-const ID_COLUMN_NAMES = new RegExp(ID_COLUMN_NAME.source, "gi");
-
 /**
  * Adds the id cells of the tables whose header line names an id column, and
  * the values of JSON keys naming one, to `found`; names inside `statements`
  * (already read as SQL) are skipped.
  */
-function headerCells(text: string, found: IdColumns, statements: readonly number[]): void {
+function headerCells(
+  text: string,
+  found: IdColumns,
+  statements: readonly number[],
+  kind: IdColumnKind,
+): void {
   let done = 0;
   let statement = 0;
-  ID_COLUMN_NAMES.lastIndex = 0;
+  const names = kind.names;
+  names.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = ID_COLUMN_NAMES.exec(text)) !== null) {
+  while ((m = names.exec(text)) !== null) {
     const at = m.index;
     if (at < done) {
-      ID_COLUMN_NAMES.lastIndex = done;
+      names.lastIndex = done;
       continue;
     }
     while (statement < statements.length && statements[statement + 1]! <= at) statement += 2;
@@ -298,7 +326,7 @@ function headerCells(text: string, found: IdColumns, statements: readonly number
       done = close;
       continue;
     }
-    done = tableCells(text, at, found);
+    done = tableCells(text, at, found, kind);
   }
 }
 
@@ -318,7 +346,7 @@ function containerEnd(text: string, open: number): number {
  * and adds the id cells of the rows below it, and the rows, to `found`; returns the
  * offset where reading stopped (no name before it is read again).
  */
-function tableCells(text: string, at: number, found: IdColumns): number {
+function tableCells(text: string, at: number, found: IdColumns, kind: IdColumnKind): number {
   const end = lineEnd(text, at, false);
   // A line too long to be a header: no name before its end is one either.
   if (end < 0) return at + MAX_LINE;
@@ -331,7 +359,7 @@ function tableCells(text: string, at: number, found: IdColumns): number {
   const bounds = splitCells(text, start, end, delimiter);
   const names: string[] = [];
   for (let i = 0; i < bounds.length; i += 2) names.push(text.slice(bounds[i], bounds[i + 1]));
-  const column = idColumnOf(names);
+  const column = idColumnOf(names, kind);
   if (column < 0 || names.some((name) => name.trim().length > MAX_NAME)) return end;
   let row = end + breakAt(text, end);
   let bodyEnd = end;
@@ -361,7 +389,12 @@ const ALIGNED_MAX_CHARS = 4096;
  * overlaps the value's columns. Bounded, so linear however many values a
  * text holds.
  */
-export function underAlignedIdHeader(text: string, start: number, end: number): boolean {
+export function underAlignedIdHeader(
+  text: string,
+  start: number,
+  end: number,
+  kind: IdColumnKind = CITIZEN_ID_COLUMN,
+): boolean {
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
   const from = start - lineStart;
   const to = end - lineStart;
@@ -371,8 +404,8 @@ export function underAlignedIdHeader(text: string, start: number, end: number): 
     const previousStart = text.lastIndexOf("\n", lineEnd - 1) + 1;
     const line = text.slice(previousStart, lineEnd);
     if (line.trim() === "") return false;
-    idColumnHeader ??= new RegExp(`[\\w.]*(?:${ID_COLUMN_NAME.source})[\\w.]*`, "gi");
-    for (const found of line.matchAll(idColumnHeader)) {
+    kind.header ??= new RegExp(`[\\w.]*(?:${kind.name.source})[\\w.]*`, "gi");
+    for (const found of line.matchAll(kind.header)) {
       const nameEnd = found.index + found[0].length;
       if (found.index < to && nameEnd > from) return true;
     }
@@ -380,9 +413,3 @@ export function underAlignedIdHeader(text: string, start: number, end: number): 
   }
   return false;
 }
-
-/**
- * An id column's name in a header line, the whole word it stands in
- * (`so_cccd`, `national_id`); made when first asked, like the rules' patterns.
- */
-let idColumnHeader: RegExp | undefined;

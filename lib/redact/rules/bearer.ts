@@ -12,6 +12,10 @@
 import type { Rule } from "../_engine.ts";
 import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
 
+/** Schemes after `Authorization:` that name what follows a token: vendors' own, and OneSignal's `Key`. */
+const SCHEMES =
+  "[Tt]oken|TOKEN|[Aa]pi-?[Tt]oken|Bot|OAuth|GenieKey|Splunk|Zoho-oauthtoken|DeepL-Auth-Key|Klaviyo-API-Key|Key";
+
 /** The token after `Bearer` / `Authorization: token`. */
 export const bearer: Rule = {
   id: "bearer_token",
@@ -21,7 +25,11 @@ export const bearer: Rule = {
   keywords: ["bearer", "authorization", "ssws"],
   pattern: () =>
     new RegExp(
-      "(?:\\b(?:[Bb]earer|BEARER|SSWS)|[Aa]uthorization(?:\\\\?[\"'])?[ \\t]*[:=][ \\t]*(?:\\\\?[\"'])?(?:[Tt]oken|TOKEN|[Aa]pi-?[Tt]oken|Bot|OAuth|GenieKey|Splunk|Zoho-oauthtoken|DeepL-Auth-Key|Klaviyo-API-Key))" +
+      "(?:\\b(?:[Bb]earer|BEARER|SSWS)" +
+        // Also a call's two arguments: `.header("Authorization", "Token …")`.
+        `|[Aa]uthorization(?:\\\\?["'])?[ \\t]*[:=,][ \\t]*(?:\\\\?["'])?(?:${SCHEMES})` +
+        // Swift: `setValue("Token …", forHTTPHeaderField: "Authorization")`.
+        `|"(?=(?:${SCHEMES})[ \\t]+[^"\\n]{15,8192}",[ \\t]*forHTTPHeaderField:[ \\t]*"Authorization")(?:${SCHEMES}))` +
         "[ \\t]+(?<secret>[A-Za-z0-9._~+/-]{15,8192}[A-Za-z0-9_~+/-]={0,2})",
       "dg",
     ),
@@ -38,6 +46,10 @@ export const bearer: Rule = {
     '"Authorization": "Bot Mz5Nq8Rt2Wx4Yb7Lc1Kd9Fh3Gj6Pv0Sm"',
     // Okta's scheme.
     "Authorization: SSWS 00Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4Io7Qw",
+    // OneSignal's scheme; a header set by a call.
+    "Authorization: Key os_v2_app_q8lm3vx7rt2kw9pn4yb6hc1jd5fs0ga2",
+    'conn.header("Authorization", "Token 9f3c0a1e7b2d4c8e9f6a5d1b3e7c9a2f")',
+    'request.setValue("Token 9f3c0a1e7b2d4c8e9f6a5d1b3e7c9a2f", forHTTPHeaderField: "Authorization")',
   ],
   falsePositives: [
     // A variable reference.
@@ -46,5 +58,6 @@ export const bearer: Rule = {
     "prefer a short-lived Bearer token over cookies",
     // An OpenAPI scheme name on the next line.
     "scheme: bearer\n  bearerFormat: JWT",
+    'request.setValue("Token \\(apiKey)", forHTTPHeaderField: "Authorization")',
   ],
 };

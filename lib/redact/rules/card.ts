@@ -1,7 +1,7 @@
 /**
  * Payment card numbers: 13–19 digits, bare or in 4-4-4-4(-3) / 4-6-5
- * groups, with a known issuer prefix and length (Napas, the Vietnamese
- * domestic scheme, included), passing Luhn. The test cards that payment
+ * groups, with a known issuer prefix and length (Maestro and Napas, the
+ * Vietnamese domestic scheme, included), passing Luhn. The test cards that payment
  * providers publish stay, however they are grouped.
  *
  * @module
@@ -25,6 +25,11 @@ function issuerProblem(digits: string): string | undefined {
     return undefined;
   }
   if (p2 === 62 && n >= 16) return undefined;
+  // Maestro: 50, 56–58, 6304, 6759, 676x; 12 to 19 digits.
+  if (
+    (p2 === 50 || (p2 >= 56 && p2 <= 58) || p4 === 6304 || p4 === 6759 ||
+      (p3 === 676 && p4 >= 6761 && p4 <= 6763)) && n >= 12
+  ) return undefined;
   // Napas, the Vietnamese domestic scheme: 16 or 19 digits.
   if (p4 === 9704 && (n === 16 || n === 19)) return undefined;
   return `no issuer with prefix ${digits.slice(0, 4)} and length ${n}`;
@@ -61,6 +66,8 @@ export const card: Rule = {
     '"number": "5425233430109903"',
     // Dotted groups.
     "card: 4539.1488.0343.6467",
+    // Maestro.
+    "refund card 5893 2129 9722 0033 exp 09/27",
     // Napas domestic cards: 16 digits grouped, 16 bare in JSON, 19 dashed.
     "thẻ ATM 9704 3628 1457 3022 bị trừ tiền hai lần",
     '"refund_card": "9704226190384553"',

@@ -15,7 +15,7 @@ import { cccdProblem } from "../_validators.ts";
 import { idColumnPlace, underAlignedIdHeader } from "./_id_columns.ts";
 
 function structure(c: Candidate): string | undefined {
-  return cccdProblem(c.secret);
+  return cccdProblem(c.secret.replace(/[ .]/g, ""));
 }
 
 /** Words that say a number nearby is a citizen id. */
@@ -44,7 +44,8 @@ function idContext(c: Candidate): string | undefined {
 /** 12-digit CCCD with id context. */
 export const cccd: Rule = {
   id: "vn_cccd",
-  description: "Vietnamese citizen id (CCCD), 12 digits with structure and id context",
+  description:
+    "Vietnamese citizen id (CCCD), 12 digits (also in groups of three) with structure and id context",
   placeholder: "<VN_CCCD>",
   keywords: [
     "cccd",
@@ -67,8 +68,9 @@ export const cccd: Rule = {
   // and spares thirteen keyword scans of a text without a 12-digit number.
   precheck: (facts) => facts.digitCluster() >= 12,
   precheckFirst: true,
-  // A comma may stand on either side: CSV cells.
-  pattern: () => /(?<![\d./-])\d{12}(?!\d|\.\d)/dg,
+  // A comma may stand on either side: CSV cells. Also written in groups of three, as on the card.
+  pattern: () =>
+    /(?<![\d./-])(?:\d{12}|\d{3}(?<sep>[ .])\d{3}\k<sep>\d{3}\k<sep>\d{3})(?!\d|\.\d)/dg,
   priority: 250,
   validators: [structure, idContext],
   allowlist: [],
@@ -76,6 +78,7 @@ export const cccd: Rule = {
     // A table aligned with blanks (pandas), the header far above the last rows.
     "   ho_ten            so_cccd       sdt\n0  Aiko Tanaka       079307546230  x\n1  Mateus Oliveira   040165696232  x\n2  Nguyen Van An     048286735139  x\n3  Priya Raman       040166451028  x\n4  Do Thu Ha         056056603968  x\n5  Le Van Binh       056056603911  x\n6  Tran Thi Cuc      056056603922  x\n7  Pham Van Dung     056056603933  x",
     "số CCCD: 001204012345",
+    'User nhập "CMND/CCCD: 079 203 001 234" có dấu cách',
     "citizen id 079188001122 verified",
     // A CSV row far below the header that names the column.
     "stt,ho_ten,so_cccd,ghi_chu\n" +
@@ -95,6 +98,7 @@ export const cccd: Rule = {
     "tracking 079188001122 stuck in transit",
     // Context but an impossible province code.
     "CCCD 999188001122",
+    "CCCD form: bytes 123 456 789 012 read",
     // A table whose header names the id column; the number is in another one.
     "ma_don,cccd_da_xac_minh,so_van_don\n" +
     "DH-1001,true,038204118265\nDH-1002,false,079199402271",

@@ -342,6 +342,29 @@ export const age: Rule = token({
 });
 
 /** The developer-tools family. */
+/**
+ * The password a new Jenkins prints once, to unlock its setup: 32 hex
+ * digits after its banner line in the log, or printed from the file that
+ * holds it.
+ */
+export const jenkinsInitialPassword: Rule = token({
+  id: "jenkins_initial_password",
+  description:
+    "Jenkins' initial admin password, in its setup banner or printed from initialAdminPassword",
+  placeholder: "<PASSWORD>",
+  keywords: ["proceed to installation", "initialadminpassword"],
+  pattern: () =>
+    /(?:password to proceed to installation:|initialAdminPassword["']?)[ \t]*(?:\r?\n[ \t]*){1,3}(?<secret>[a-f0-9]{32})(?![a-f0-9])/dg,
+  secretGroup: "secret",
+  truePositives: [
+    "Please use the following password to proceed to installation:\n\n9b3e7c1a5f2d8e4b6a0c3f9d1e7b5a2c\n\nThis may also be found at: /var/jenkins_home/secrets/initialAdminPassword",
+    "$ docker exec jenkins cat /var/jenkins_home/secrets/initialAdminPassword\n9b3e7c1a5f2d8e4b6a0c3f9d1e7b5a2c",
+  ],
+  falsePositives: [
+    "This may also be found at: /var/jenkins_home/secrets/initialAdminPassword\n\n*************",
+  ],
+});
+
 export const devtools: Rule[] = [
   pypi,
   rubygems,
@@ -366,4 +389,5 @@ export const devtools: Rule[] = [
   launchdarkly,
   octopus,
   age,
+  jenkinsInitialPassword,
 ];

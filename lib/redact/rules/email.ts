@@ -99,6 +99,8 @@ function kept(c: Candidate): string | undefined {
   // never a remote, a URL's userinfo or an ssh target.
   if (c.match.startsWith("%") || isAfterMailto(c.text, c.start)) return undefined;
   if (local === "git") return "git SSH remote";
+  // `th***@gmail.com`, `le*****89@…`: already masked.
+  if (c.text[c.start - 1] === "*") return "masked address";
   if (c.text[c.start - 1] === "/") return "URL userinfo";
   if (c.text[c.start - 1] === ":" && afterUrlScheme(c.text, c.start)) return "URL userinfo";
   if (
@@ -110,7 +112,8 @@ function kept(c: Candidate): string | undefined {
   const near = c.text.slice(Math.max(0, c.start - 120), c.start);
   if (!SSH_HINT.test(near)) return undefined;
   const before = lineBefore(c.text, c.start, 120);
-  if (/\b(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)\b/.test(before)) return "ssh target";
+  // Not `ssh-keygen -C "…"` or `ssh-add`: their address is a key's comment.
+  if (/\b(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)\b(?!-)/.test(before)) return "ssh target";
   return undefined;
 }
 
@@ -135,6 +138,8 @@ export const email: Rule = {
     "write to user@example.com",
     // The user of curl's `-u user:password`.
     "curl -u ana.silva@firma-xyz.com.br:Pampa7Trigo https://api.firma-xyz.com.br/v1/me",
+    // A key's comment.
+    'ssh-keygen -t ed25519 -C "thanh.nguyen@mekongpay.vn" -f ~/.ssh/id_ed25519',
     // Right after a JSON escape: the address starts after the escape's letter.
     '"assignees": "\\nthanh.vo@saigon-logistics.vn\\tmai.ho@saigon-logistics.vn"',
     // URL-encoded in a query string.
@@ -148,6 +153,8 @@ export const email: Rule = {
   ],
   falsePositives: [
     "Email từ notifications@github.com bị rơi vào spam",
+    // Masked already.
+    "| le*********89@yahoo.com.vn | th***@gmail.com |",
     // A git SSH remote.
     "git clone git@gitlab.com:team/app.git",
     // A retina asset.

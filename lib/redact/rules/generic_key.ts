@@ -239,7 +239,9 @@ export const genericKey: Rule = {
       // Starts at the word (a literal), then looks back for the name's head: a
       // leading class made V8 try every offset (the prefix mix: 12 → 9 ms/MiB).
       "(?:(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)" +
-        "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)))" +
+        // Greedy: the head is the one run of name characters before the word either way, and a
+        // lazy run tried each length from the word leftwards (the prefix mix: 9.2 → 3.6 ms/MiB).
+        "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)))" +
         "(?<name>[\\w.-]{0,40})" +
         "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
         // A key decoded where it is assigned: `key = Convert.FromBase64String("…")`.
@@ -292,7 +294,6 @@ export const genericKey: Rule = {
     'creds = "Wq8Rt3Lp6Zx2Vm9Kc4Nb7Hj1"',
     "  appKey: 4f1e9a7c2b8d3e6f0a5c9b2d7e1f3a8c6b4d0e2f",
     "authorization: 2FEqerfN49LJsTBcQ4D7dQldoBH13Ljn",
-    "Cookie: sessionid=k3v9q2m8x7w1z5r4t6y0u2i8o3p7a9s1; csrftoken=abc",
     // A key passed as a function argument.
     'sgMail.setApiKey("Rm5Tq8Vx2Lk7Wz3Pn9Yb4Hc6Jd1");',
     // A name-value pair of arguments, `aws configure set`, `gh secret set`.
@@ -302,6 +303,8 @@ export const genericKey: Rule = {
     'Set-Item -Path Env:WEATHER_API_KEY -Value "Gq8LmxJTeKdNnFRIBXuDL7DxtpYlSXp"',
   ],
   falsePositives: [
+    // RevenueCat's public app key, made for the app.
+    '"revenueCatAppleKey": "appl_Zq8mN3vL7xK2pR9tW4yB6cD1fGh"',
     "signed url generated for key=exports/e9a75876-ee00-42ed-8848-0f6beaaab0af.csv ttl=600s",
     "object stored bucket=blobs key=uploads/20/18/667373a9b18f0f7f477d18c4121d1727349fce2c773e61a59f2333e0a07b3b57",
     '{"results": [{"type": "Secret Keyword", "hashed_secret": "c5b34b86ceb27886a1a00c147a375d627f4e042f"}]}',
@@ -362,6 +365,7 @@ export const genericKeyMarkup: Rule = {
     "<settings>\n  <apiKey>Jq8Lw3Rz7Vx2Tm9Nb4</apiKey>\n</settings>",
     '<add key="StorageSecret" value="Kd4Wq8Zr2Lm7Vx3T" />',
     "- name: STRIPE_WEBHOOK_SECRET\n  value: Wq4Zr8Lm2Xk7Tp3Vn9Bc",
+    "envVars:\n  - key: MISTRAL_API_KEY\n    value: Wq4Zr8Lm2Xk7Tp3Vn9Bc",
     "ENV NPM_TOKEN Rt8Kw3Lz7Qm2Xv6Pn9Bc4",
   ],
   falsePositives: [
@@ -446,10 +450,10 @@ export const genericKeySaid: Rule = {
       ":(?=[ \\t]{0,4}[\"'`“]?[A-Za-z0-9_\\-+/=.~]{24})" +
         `(?<=(?<![A-Za-z])(?i:${PROSE_KEY_NAME}|key(?![A-Za-z]))(?:[ \\t]{1,4}[^\\s=",{}]{1,20}){1,6}:)` +
         "[ \\t]{0,4}[\"'`“]?(?<secret>[A-Za-z0-9_\\-+/=.~]{23,8191}[A-Za-z0-9_\\-+/=~])" +
-        // A name in one word, a blank, a value with a digit or two capitals
+        // A name in one or two words, a blank, a value with a digit or two capitals
         // near its start: a path or a word after a name is the next word.
-        "|(?:[Aa]ccess|[Ss]ecret|[Aa]pi|API|ACCESS|SECRET|[Aa]uth|[Cc]lient)(?:_?[Kk]ey|_?[Tt]oken|_?[Ss]ecret|_KEY|_TOKEN|_SECRET)" +
-        "(?<![\\w-]{41}(?:[Aa]ccess|[Ss]ecret|[Aa]pi|API|ACCESS|SECRET|[Aa]uth|[Cc]lient)(?:_?[Kk]ey|_?[Tt]oken|_?[Ss]ecret|_KEY|_TOKEN|_SECRET))" +
+        "|(?:[Aa]ccess|[Ss]ecret|[Aa]pi|API|ACCESS|SECRET|[Aa]uth|[Cc]lient)(?:[ _]?[Kk]ey|[ _]?[Tt]oken|[ _]?[Ss]ecret|_KEY|_TOKEN|_SECRET)" +
+        "(?<![\\w-]{41}(?:[Aa]ccess|[Ss]ecret|[Aa]pi|API|ACCESS|SECRET|[Aa]uth|[Cc]lient)(?:[ _]?[Kk]ey|[ _]?[Tt]oken|[ _]?[Ss]ecret|_KEY|_TOKEN|_SECRET))" +
         "[ \\t]{1,4}(?=[A-Za-z0-9_\\-+/=.~]{0,40}(?:\\d|[A-Z][a-z]{0,3}[A-Z]))" +
         "(?<secret>[A-Za-z0-9][\\w+/.~-]{14,8190}[\\w+/~-]={0,2})(?![\\w=])" +
         // `verifying opaque token Xk9…`: the word token, a value of 32 or more in both cases with digits.
@@ -477,6 +481,8 @@ export const genericKeySaid: Rule = {
     "> dns token for cloudflare (zone:edit on acme.dev only): 8RmLJfMNxYoGzrtlrudYJuX_4Ivhs1I11QsEyb2S",
     "Cấu hình production: accessKey Kq7Lm2Vx9Rt3Wz8P, secretKey Jd5Fs0Ga2Ue4Io7Qw3Er5Ty9Ui1Op6 nhé",
     "partner MOMOX, accessKey Wq8Lm3Vx7Rt2Kz9P, secretKey hTqLmWxRvKzPnBcHdJfGsUeIoQwErTyUi.",
+    // Two words.
+    "using account sid AC… and auth token 9f3c0a1e7b2d4c8e9f6a5d1b3e7c9a2f with basic auth",
   ],
   falsePositives: [
     "The ECDSA key fingerprint is SHA256:Qx7d3K9mVb2Lr8Tq4Wz6Np1HcJf5Gs0Ya2Ue4Io7Qw3.",
@@ -537,7 +543,8 @@ export const commandKeyArgument: Rule = {
 /**
  * A key passed to an API client's constructor by position:
  * `lazop.NewClient("162621", "0wEb…")`, `cohere.ClientV2("…")`. Only a
- * value no name or word looks like counts: both cases and digits.
+ * value no name or word looks like counts: both cases and digits, or a hex
+ * key of 32 to 64 digits.
  */
 export const clientKeyArgument: Rule = {
   id: "client_key_argument",
@@ -556,9 +563,12 @@ export const clientKeyArgument: Rule = {
   validators: [
     notPlaceholder,
     function mixedKey(c) {
+      if (/^[a-f0-9]{32,64}$/.test(c.secret) && /\d/.test(c.secret) && /[a-f]/.test(c.secret)) {
+        return undefined;
+      }
       return /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret) && /\d/.test(c.secret)
         ? undefined
-        : "not lowercase, uppercase and digits";
+        : "not lowercase, uppercase and digits, nor a hex key";
     },
     minEntropy(3.5),
   ],
@@ -566,11 +576,41 @@ export const clientKeyArgument: Rule = {
   truePositives: [
     'client := lazop.NewClient("162621", "Hw7bPnD0wSFbV71p7BjpgTDkh4nZsWjt", lazop.Vietnam)',
     'co = cohere.ClientV2("Kq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue")',
+    // A hex key.
+    'const deepgram = createClient("9b3e7c1a5f2d8e4b6a0c3f9d1e7b5a2c8f4d6e0b");',
   ],
   falsePositives: [
     'const c = new MongoClient("mongodb://localhost:27017/app")',
     'client = HttpClient("OrdersServiceBaseAddress")',
     'NewClient(appKey, appSecret, "https://api.lazada.vn/rest")',
+    'redis.createClient("cache-primary-0000000000000000000")',
+  ],
+};
+
+/**
+ * A row of a two-column key and value table, as `vault kv get` and other
+ * CLIs print secrets: `esms_api_key      2nh5fy…` under a `Key  Value`
+ * header. The name must say secret.
+ */
+export const genericKeyTable: Rule = {
+  id: "generic_api_key_table",
+  description:
+    "Secret in a row of a Key/Value table printed by a CLI (vault kv get), its name saying secret",
+  placeholder: "<SECRET>",
+  keywords: ["value"],
+  precheck: (facts) => /(?:^|\n)[ \t]*Key[ \t]{2,}Value[ \t]*\r?\n/.test(facts.text),
+  pattern: () =>
+    // The name taken whole (a lookahead's capture, never backtracked into): each line is read once.
+    /^[ \t]{0,8}(?=(?<name>[\w.-]{1,80}))\k<name>[ \t]{2,80}(?<secret>[^\s"'`][^\s]{7,4095})[ \t]*\r?$/dgm,
+  secretGroup: "secret",
+  priority: 400,
+  validators: [nameSaysSecret, notPlaceholder, notCodePath, hasDigitAndLetter, minEntropy(3)],
+  allowlist: PUBLISHABLE_KEYS,
+  truePositives: [
+    "====== Data ======\nKey                  Value\n---                  -----\nesms_api_key         2nh5fyxkk1ehidadpwe3led1tqgjsg39\nesms_brand_name      LOTUSMART",
+  ],
+  falsePositives: [
+    "Key                Value\n---                -----\ncreated_time       2024-05-14T02:41:09.118273Z\nversion            7\napi_key_path       secret/data/apps/notifier",
   ],
 };
 

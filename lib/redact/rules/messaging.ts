@@ -87,8 +87,8 @@ export const twilioAuthToken: Rule = token({
   truePositives: [
     'client = Client("SKbc2e22118cc85661ba22e98ff6344664", "f3c9a1e07b5d42e8a6c1d9b3e5f70a24", "AC414eee8fd7bb746301fb60cb3607bb21")',
   ],
-  // No SID before it: a hex digest passed to a client.
-  falsePositives: ['Client(account_sid, "f3c9a1e07b5d42e8a6c1d9b3e5f70a24")'],
+  // Names, not values.
+  falsePositives: ["Client(account_sid, auth_token)"],
 });
 
 /** Mailgun private API keys. */
@@ -190,8 +190,34 @@ export const firebaseFcm: Rule = token({
   falsePositives: ["server keys look like AAAA…:APA91b…"],
 });
 
+/**
+ * Ably's API key, `appId.keyId:secret`: the whole key, since the part before
+ * the colon says which key the secret unlocks. Asked only where Ably is
+ * named, as its client and variables always are.
+ */
+export const ably: Rule = token({
+  id: "ably_api_key",
+  description: "Ably API key (appId.keyId:secret) where Ably is named",
+  placeholder: "<ABLY_KEY>",
+  keywords: ["ably"],
+  // Starts at the colon and looks back for the app and key ids (see `secretFrom`).
+  pattern: () =>
+    /:(?<=(?<![\w.-])(?<head>[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{6}):)[A-Za-z0-9_+/=-]{40,50}(?![\w+/=-])/dg,
+  secretFrom: "head",
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: [
+    "const rest = new Ably.Rest('xVLyHw.Dw7fPg:q8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4Io7Qw9Zx1');",
+    "ABLY_API_KEY=xVLyHw.Dw7fPg:q8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4Io7Qw9Zx1",
+  ],
+  falsePositives: [
+    "ABLY_API_KEY=appId.keyId:keySecretxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "ably channel chat.room01:presence-updates-for-all-the-members-of-this-room",
+  ],
+});
+
 /** The messaging family. */
 export const messaging: Rule[] = [
+  ably,
   discordBotToken,
   discordWebhook,
   twilio,

@@ -13,6 +13,7 @@ import { basicAuth } from "./basic_auth.ts";
 import { bearer } from "./bearer.ts";
 import { card } from "./card.ts";
 import { cccd } from "./cccd.ts";
+import { sessionCookie } from "./cookie.ts";
 import { email } from "./email.ts";
 import {
   clientKeyArgument,
@@ -22,6 +23,7 @@ import {
   genericKeyProse,
   genericKeyQuoted,
   genericKeySaid,
+  genericKeyTable,
   sqlAliasSecret,
 } from "./generic_key.ts";
 import { github } from "./github.ts";
@@ -43,7 +45,7 @@ import { privateKey, privateKeyBase64, puttyPrivateKey } from "./private_key.ts"
 import { privateSpan } from "./private_span.ts";
 import { sendgrid } from "./sendgrid.ts";
 import { slack } from "./slack.ts";
-import { ssn } from "./ssn.ts";
+import { ssn, ssnValue } from "./ssn.ts";
 import { stripe } from "./stripe.ts";
 import { telegram } from "./telegram.ts";
 import { travisSecure } from "./travis.ts";
@@ -82,6 +84,7 @@ export const RULES: readonly Rule[] = [
   jwt,
   basicAuth,
   bearer,
+  sessionCookie,
   urlPassword,
   dsnPassword,
   urlTokenUser,
@@ -92,11 +95,13 @@ export const RULES: readonly Rule[] = [
   iban,
   cccd,
   ssn,
+  ssnValue,
   email,
   ...phone,
   genericKeyMarkup,
   genericKeyProse,
   genericKeySaid,
+  genericKeyTable,
   commandKeyArgument,
   clientKeyArgument,
   sqlAliasSecret,

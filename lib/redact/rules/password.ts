@@ -12,6 +12,7 @@ import type { Candidate, Rule } from "../_engine.ts";
 import { textPasswordNameProblem } from "../secret_keys.ts";
 import {
   charClasses,
+  commandBefore,
   hasDigitAndLetter,
   headAndName,
   inWordList,
@@ -51,6 +52,10 @@ function valueLooksSet(c: Candidate): string | undefined {
     return placeholderProblem(c.secret);
   }
   if (c.text[c.end] === "(" || c.text[c.end] === "[") return "code expression";
+  // `sed "s/^DB_PASSWORD=.*/DB_PASSWORD=${DB_PASSWORD}/"`: a pattern, and an expansion cut at `{`.
+  if (c.secret.startsWith(".*") || (c.secret.endsWith("$") && c.text[c.end] === "{")) {
+    return "a pattern or an expansion";
+  }
   // `!vault |`, `!Ref DbPassword`: a YAML tag, the value follows it.
   if (/^!{1,2}[A-Za-z]+$/.test(c.secret) && /[ \t]/.test(c.text[c.end] ?? "")) return "YAML tag";
   return passwordShapeProblem(c.secret);
@@ -64,14 +69,20 @@ const MESSAGE_WORDS =
 
 /**
  * Why a quoted value with spaces is not a passphrase, or `undefined` when it
- * is: 3 to 10 words of letters and digits, none a word of messages
+ * is: 3 to 10 words of letters and digits (or two that read as random:
+ * digits, and both cases or a symbol), none a word of messages
  * (`"must be at least 12 characters"`, `"Enter your password"`).
  */
 const passphraseProblem = remembered(passphraseProblemOf);
 
 function passphraseProblemOf(value: string): string | undefined {
   const words = value.trim().split(/\s+/);
-  if (words.length < 3 || words.length > 10) return `${words.length} words, not a passphrase`;
+  // Two words only when they read as random (`px OsY.5x.RcAWwxrd`), not as a label.
+  const randomPair = words.length === 2 && value.length >= 10 &&
+    charClasses(words.join("")) >= 3 && /\d/.test(value);
+  if ((words.length < 3 && !randomPair) || words.length > 10) {
+    return `${words.length} words, not a passphrase`;
+  }
   for (const word of words) {
     const bare = word.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
     if (bare.length === 0 || inWordList(MESSAGE_WORDS, bare)) return `message word "${word}"`;
@@ -198,6 +209,10 @@ export const passwordAssignment: Rule = {
     "password: !!binary |\n  UTJ4bGNuUXRjMlZqY21WMExUa3pOelE9",
   ],
   falsePositives: [
+    // A sed expression that writes a variable in.
+    'sed -i "s/^DB_PASSWORD=.*/DB_PASSWORD=${DB_PASSWORD}/" .env',
+    // The variable that will hold it (Jenkins).
+    "withCredentials([usernamePassword(credentialsId: 'nexus', passwordVariable: 'NEXUS_PW')])",
     "DB_PASSWORD=${DB_PASSWORD:?missing} && echo ${SMTP_PASS:-Kq7Lm2Vx9}",
     // Masked.
     "password=********",
@@ -285,7 +300,7 @@ const SPACED_PASSWORD_COMMANDS =
 function spacedFlagCommand(c: Candidate): string | undefined {
   const flag = c.groups["spaced"];
   if (flag === undefined) return undefined;
-  const before = lineBefore(c.text, c.matchStart, 300);
+  const before = commandBefore(c.text, c.matchStart, 300);
   const command = flag === "-a" ? /\bredis-cli\b/ : SPACED_PASSWORD_COMMANDS;
   return command.test(before) ? undefined : `${flag} with a blank outside a password command`;
 }
@@ -502,7 +517,7 @@ export const passwordProse: Rule = {
     facts.mayHaveWord("pwd") || facts.lower.includes("wpa") || facts.lower.includes("psk"),
   pattern: () =>
     new RegExp(
-      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|:|=)" +
+      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|thành(?![A-Za-z])|:|=)" +
         // `mật khẩu Ha@Noi2025`: no verb, the next word holds a digit.
         "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
         "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
@@ -530,6 +545,7 @@ export const passwordProse: Rule = {
     "ok giờ thử lại với password mới nhé: Z@d-Gdy8z7St5\nnhớ update vào vault",
     "the SSID is KST-Build and the WPA2 key: Bq7YADY9Fx6CTZ",
     "mật khẩu wifi văn phòng là Hn@2024xyz nhé",
+    "em đã đổi mật khẩu root của db-01 thành Hn@2024xyz rồi",
     "the admin password is Kq7!vR2m, change it after login",
     "pass wifi là Tr4ngAn#88",
     "tài khoản admin, mật khẩu Ha@Noi2025, email sau",
@@ -644,7 +660,7 @@ export const passwordSlashPair: Rule = {
   pattern: () =>
     new RegExp(
       "/(?<=(?<![A-Za-z])(?i:creds?|credentials|logins?|account|user(?:name)?|use|dùng|tài khoản|tk)" +
-        "(?:[ \\t:]+[^\\s/]{1,30}){0,4}[ \\t:]+[^\\s/]{1,64}[ \\t]/)[ \\t]+(?<secret>[^\\s/\"'`]{7,63}[^\\s/\"'`.,;:!?)])",
+        "(?:[ \\t:]+[^\\s/]{1,30}){0,4}[ \\t:]+[^\\s/]{1,64}[ \\t]/)[ \\t]+[`\"']?(?<secret>[^\\s/\"'`]{7,63}[^\\s/\"'`.,;:!?)])",
       "dg",
     ),
   secretGroup: "secret",
@@ -660,6 +676,8 @@ export const passwordSlashPair: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    // Each in backticks.
+    "Credentials: `qa.bot@bamboo-ship.com` / `iwZ8ayJ0uB0X`. It has the role",
     "09:19 Matteo: replica creds are in vault, use dba_ro / 7!wwEO4iYJe6JLlq for now",
     "creds: admin / Hq8#Vk2Lq7zz",
     "can you check why the login fails? creds are admin / fKtj_Hq8xi87 on staging",
@@ -793,13 +811,17 @@ export const passwordContinued: Rule = {
 
 /**
  * Whether an unquoted value with spaces reads as a passphrase: words that no
- * message holds, and a digit, capital or symbol unless an INI section
- * header (`[db]`) says the text is a config file.
+ * message holds, and a digit, capital or symbol unless the text is a config
+ * file (an INI section header like `[db]`, or a `.properties` line like
+ * `spring.mail.password=`), or the value is an app password (Google's four
+ * groups of four letters).
  */
 function phraseLooksSet(c: Candidate): string | undefined {
   const problem = passphraseProblem(c.secret);
   if (problem !== undefined) return problem;
   if (/[^a-z\s]/.test(c.secret)) return undefined;
+  if (/^[a-z]{4}(?: [a-z]{4}){3}$/.test(c.secret)) return undefined;
+  if (/^[ \t]*[\w-]+(?:\.[\w-]+)+=/.test(c.match.replace(/^\n/, ""))) return undefined;
   return hasIniSection(c.text) ? undefined : "lowercase words outside an INI file";
 }
 
@@ -838,11 +860,15 @@ export const passwordPhraseLine: Rule = {
   truePositives: [
     "[db]\nhost = pg.lan\npassword = lemon grove tiger sable",
     "smtp:\n  password: Blue Harbor Seven 42",
+    // A `.properties` line; an app password.
+    "spring.datasource.password=amber quarry lantern fjord",
+    "SMTP_PASSWORD: qmvt ruxo hzwd kpla",
   ],
   falsePositives: [
     "passwords: rotate every ninety days",
     "# password: must contain one digit",
     "password: Use your SSO login",
+    "password: ask the team lead",
   ],
 };
 
@@ -902,14 +928,16 @@ export const passwordCommand: Rule = {
   precheck: (facts) => mayRunPasswordCommand(facts.lower),
   pattern: () =>
     new RegExp(
-      `\\bhtpasswd[ \\t]+(?<flags>(?:-[A-Za-z]{1,6}[ \\t]+){1,4})` +
+      // Flags, `-C 12` (bcrypt's cost) with its number.
+      `\\bhtpasswd[ \\t]+(?<flags>(?:-[A-Za-z]{1,6}(?:[ \\t]+\\d{1,3})?[ \\t]+){1,6})` +
         `[^\\s-]\\S{0,1000}[ \\t]+[^\\s-]\\S{0,200}[ \\t]+${SHELL_WORD}` +
         `|\\bnet[ \\t]+use[ \\t]+(?:[A-Za-z]:[ \\t]+)?\\\\\\\\\\S{1,1000}[ \\t]+(?:/user:\\S{1,200}[ \\t]+)?(?<net>${SHELL_WORD})` +
         `|\\bexpect[ \\t]+(?:-\\w{1,10}[ \\t]+)?"[^"\\n]{0,80}(?:assword|passphrase)[^"\\n]{0,40}"[ \\t]*\\r?\\n[ \\t]*` +
         `send[ \\t]+(?:--[ \\t]+)?"(?<quoted>(?<secret>[^"\\n\\\\]{1,4096}))(?:\\\\[rn])?"` +
         // Piped to a login that reads it: `sudo -S`, `--password-stdin`, `gh auth login --with-token`, `az devops login`.
         `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|[^\\n|]{0,200}(?:--password-stdin|--with-token|devops[ \\t]+login|secret[ \\t]+put|env[ \\t]+add|secret[ \\t]+set|secrets[ \\t]+set))` +
-        `|--password-stdin[^\\n<]{0,200}<<<[ \\t]*${SHELL_WORD}` +
+        // Starts at the here-string and looks back for the command: `sudo` is in many commands.
+        `|<<<(?<=(?:--password-stdin|\\bsudo[ \\t]+-S\\b)[^\\n<]{0,200}<<<)[ \\t]*${SHELL_WORD}` +
         `|\\bnet[ \\t]+user[ \\t]+[^\\s/]\\S{0,100}[ \\t]+(?<net>${SHELL_WORD})(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|$))` +
         `|\\bcmdkey(?:[ \\t]{1,8}/(?!pass:)[A-Za-z]{1,12}(?::\\S{1,200})?){0,4}[ \\t]{1,8}/pass:${SHELL_WORD}` +
         `|\\bopenssl[ \\t]+passwd[ \\t]+(?:-(?:1|5|6|apr1|crypt|aixmd5)[ \\t]+|-salt[ \\t]+\\S{1,64}[ \\t]+){0,3}${SHELL_WORD}` +
@@ -944,6 +972,8 @@ export const passwordCommand: Rule = {
     "flyway.url=jdbc:oracle:thin:FLYWAY_OWNER/yVq4VIco#B1sNi@db-ora-03.corp.local:1521/ORCLPDB1",
     'echo "pq2w32nnzrjyqbyp8rqj6grwddzz2a3hr4ljnqdfdsjcawacif5v" | az devops login --organization https://dev.azure.com/acme',
     "htpasswd -bc /etc/nginx/.htpasswd admin Vq8-Rt3-Lm9",
+    "sudo htpasswd -b -B -C 12 -c /etc/nginx/.htpasswd grafana Vq8-Rt3-Lm9",
+    "sudo -S apt-get install -y nginx <<< 'Vq8-Rt3-Lm9'",
     "net use Z: \\\\nas\\share /user:CORP\\ops Wk4!Lp9Tz",
     'expect "Password:"\nsend "Hx7#qL2m\\r"',
     "echo 'Zr5-Kp8-Wq2' | sudo -S systemctl restart app",
@@ -1052,7 +1082,7 @@ export const passwordToolFlag: Rule = {
     function toolCommand(c) {
       const tool = c.groups["tool"];
       if (tool === undefined) return undefined;
-      return TOOL_FLAG_COMMANDS[tool]!.test(lineBefore(c.text, c.matchStart, 300))
+      return TOOL_FLAG_COMMANDS[tool]!.test(commandBefore(c.text, c.matchStart, 300))
         ? undefined
         : `${tool} outside the commands that take a password so`;
     },
@@ -1094,10 +1124,10 @@ export const passwordToolFlag: Rule = {
 
 /**
  * An argument of a call before the secret one: a string (its quotes maybe
- * escaped), a variable or a number.
+ * escaped), a variable or a number, maybe on a line of its own.
  */
 export const CALL_ARGUMENT =
-  "[ \\t]{0,4}(?:\\\\{0,3}\"[^\"\\\\\\n]{0,200}\\\\{0,3}\"|\\\\{0,3}'[^'\\\\\\n]{0,200}\\\\{0,3}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4}";
+  "\\s{0,16}(?:\\\\{0,3}\"[^\"\\\\\\n]{0,200}\\\\{0,3}\"|\\\\{0,3}'[^'\\\\\\n]{0,200}\\\\{0,3}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4}";
 
 /**
  * The password as the second argument of a login call: `login("u", "p")`,
@@ -1180,6 +1210,7 @@ export const passwordCall: Rule = {
     'new PasswordAuthentication("mailer", "Hq3#Vt8Lx2".toCharArray())',
     "conn.simple_bind_s('cn=admin,dc=corp,dc=lan', 'Ld4-Pw7-Kx2')",
     'Connection c = DriverManager.getConnection(url, "etl", "Jd5-Vr8-Qm3");',
+    'DriverManager.getConnection(\n    "jdbc:postgresql://pg:5432/ledger", "etl", "Jd5-Vr8-Qm3")',
     "ftp = ftplib.FTP('files.corp.lan', 'ops', 'Fz8#Nq2Wt5')",
     'auth := smtp.PlainAuth("", "alerts@corp.lan", "Sm7-Tx2-Vq9", "smtp.corp.lan")',
     'ClientSecretCredential(tenant_id, client_id, "Az8Q~Kd2Lm5Vt9Wq3Xr7Np1Hs6Jb4Fc0Gy")',
@@ -1214,8 +1245,8 @@ export function mayHoldMarkup(text: string): boolean {
  * A value named apart from it, for a name that holds one of `words`: an XML
  * element (`<password>…</password>`), a .NET setting
  * (`<add key="DbPassword" value="…"/>`), a Terraform variable's default, a
- * Kubernetes or ECS environment entry (`- name: DB_PASSWORD` then
- * `value: …`, `{"name": "DB_PASSWORD", "value": "…"}`), a Dockerfile's
+ * Kubernetes, ECS or Render environment entry (`- name: DB_PASSWORD` or
+ * `- key: …` then `value: …`, `{"name": "DB_PASSWORD", "value": "…"}`), a Dockerfile's
  * `ENV NAME value`.
  */
 export function markupPattern(words: string): RegExp {
@@ -1230,8 +1261,9 @@ export function markupPattern(words: string): RegExp {
       `|<(?:add|input|param|property|setting|entry)[ \\t](?:[^<>\\n]{0,200}?[ \\t])?(?:key|name)=\\\\{0,3}(?<q>["'])(?<name>${name})\\\\{0,3}\\k<q>` +
       `(?:[ \\t][^<>\\n]{0,200}?)?[ \\t]value=\\\\{0,3}\\k<q>(?<secret>[^"'<>\\\\\\n]{1,4096})\\\\{0,3}\\k<q>` +
       `|\\bvariable[ \\t]+"(?<name>${name})"[ \\t]*\\{[^{}]{0,300}?\\bdefault[ \\t]*=[ \\t]*"(?<secret>[^"\\n]{1,4096})"` +
-      // Also inside a JSON string: the line break written `\n`, the quotes escaped.
-      `|name:(?<=(?<![\\w-])name:)[ \\t]{0,4}(?:\\\\{0,3}["'])?(?<name>${name})(?:\\\\{0,3}["'])?[ \\t]{0,4}(?:\\r?\\n|\\\\n)[ \\t]{0,40}value:[ \\t]{0,4}` +
+      // Also inside a JSON string: the line break written `\n`, the quotes escaped. Render's
+      // blueprints say `key`.
+      `|(?:name|key):(?<=(?<![\\w-])(?:name|key):)[ \\t]{0,4}(?:\\\\{0,3}["'])?(?<name>${name})(?:\\\\{0,3}["'])?[ \\t]{0,4}(?:\\r?\\n|\\\\n)[ \\t]{0,40}value:[ \\t]{0,4}` +
       `(?:\\\\{0,3}"(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"|'(?<secret>[^'\\n]{1,4096})'|(?<secret>[^\\s"'#\\\\][^\\s#\\\\]{0,4095}))` +
       // A property list: `<key>NAME</key>` then `<string>VALUE</string>`.
       `|<key>(?<name>${name})</key>\\s{0,40}<string>(?<secret>[^<>\\n]{1,4096})</string>` +

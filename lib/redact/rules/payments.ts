@@ -97,6 +97,57 @@ export const braintree: Rule = token({
   falsePositives: ["access_token$production$<merchant>$<secret>"],
 });
 
+/**
+ * Razorpay's key secret, found by the key id written just before it: the
+ * next argument of a call (`new Api('rzp_live_…', '…')`) or after a colon
+ * (`curl -u rzp_live_…:…`). The key id itself goes to the browser.
+ */
+export const razorpay: Rule = token({
+  id: "razorpay_key_secret",
+  description:
+    "Razorpay key secret, next to its key id (rzp_live_/rzp_test_) as a call's next argument or after a colon",
+  placeholder: "<RAZORPAY_SECRET>",
+  keywords: ["rzp_live_", "rzp_test_"],
+  pattern: () =>
+    /rzp_(?:live|test)_[A-Za-z0-9]{14}(?:\\{0,3}["'][ \t]*,\s{0,40}\\{0,3}["']|:)(?<secret>[A-Za-z0-9]{20,32})(?![A-Za-z0-9])/dg,
+  secretGroup: "secret",
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
+  truePositives: [
+    "$api = new Api('rzp_live_Xq8Lm3Vx7Rt2Kw', 'Pn4Yb6Hc1Jd5Fs0Ga2Ue4Io7');",
+    "curl -u rzp_test_Xq8Lm3Vx7Rt2Kw:Pn4Yb6Hc1Jd5Fs0Ga2Ue4Io7 https://api.razorpay.com/v1/orders",
+  ],
+  falsePositives: [
+    // The key id alone is public.
+    "var options = { key: 'rzp_live_Xq8Lm3Vx7Rt2Kw', amount: 49900 };",
+    "new Api('rzp_live_Xq8Lm3Vx7Rt2Kw', process.env.RAZORPAY_KEY_SECRET)",
+  ],
+});
+
+/**
+ * VNPAY's hash secret, the key of its payment signatures: 32 capital
+ * letters and digits under a name that says hash secret
+ * (`vnp_HashSecret=…`, `VNPAY_HASH_SECRET: …`). Often letters alone, which
+ * the generic rules want a digit in.
+ */
+export const vnpayHashSecret: Rule = token({
+  id: "vnpay_hash_secret",
+  description: "VNPAY hash secret (32 capitals and digits) under a hash-secret name",
+  placeholder: "<VNPAY_SECRET>",
+  keywords: ["hashsecret", "hash_secret", "hash-secret"],
+  pattern: () =>
+    /(?:[Hh]ash|HASH)[_-]?(?:[Ss]ecret|SECRET)\\{0,3}["']?[ \t]{0,4}(?::=|=>|[:=])[ \t]{0,4}\\{0,3}["']?(?<secret>[A-Z0-9]{32})(?![A-Za-z0-9])/dg,
+  secretGroup: "secret",
+  validators: [notPlaceholder, minEntropy(3.5)],
+  truePositives: [
+    "Cấu hình VNPay sandbox: vnp_TmnCode=BMBSHIP1, vnp_HashSecret=QWPFSDFIXMRPAPLMESVAPFUWFLDNVJJH. Sao chữ ký sai?",
+    'VNPAY_HASH_SECRET: "K7QWPFSDFIXMRPAPLMESVAPFUWFLDNVJ"',
+  ],
+  falsePositives: [
+    "vnp_HashSecret=XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+    "vnp_HashSecret=${VNP_HASH_SECRET}",
+  ],
+});
+
 /** The payments family. */
 export const payments: Rule[] = [
   shopify,
@@ -105,4 +156,6 @@ export const payments: Rule[] = [
   shippingPayments,
   plaid,
   braintree,
+  razorpay,
+  vnpayHashSecret,
 ];

@@ -29,6 +29,24 @@ function digitsBetween(min: number, max: number): (c: Candidate) => string | und
   });
 }
 
+/** A phone label ending just before a number: `No. HP:`, `Phone`, `SĐT:`, `WhatsApp -`. */
+const PHONE_LABEL =
+  /(?:phone|tel|mobile|cell|hp|sđt|sdt|điện thoại|dien thoai|whatsapp|zalo|handy|telefon[eo]?|teléfono|téléphone|電話)\.?[ \t]*(?:no\.?|number|#)?[ \t]*[:=-]?[ \t]*$/i;
+
+/**
+ * A national number has 9 to 11 digits; 12 or 13 (Indonesia's `0812-2916-7672`)
+ * only right after a label that says phone: unlabelled, so long a number is
+ * an id or an account.
+ */
+function nationalDigits(c: Candidate): string | undefined {
+  const n = digitCount(c.secret);
+  if (n >= 9 && n <= 11) return undefined;
+  if (n <= 13 && n >= 12 && PHONE_LABEL.test(c.text.slice(Math.max(0, c.start - 24), c.start))) {
+    return undefined;
+  }
+  return `${n} digits outside 9–11, or 12–13 after a phone label`;
+}
+
 // Both checks run for every candidate of text dense with numbers: a loop and
 // `includes`, not a match array and a pattern each (phone numbers repeated:
 // 10 → 3 ms a MiB).
@@ -103,7 +121,7 @@ export const phoneNational: Rule = {
     ),
   priority: 150,
   validators: [
-    digitsBetween(9, 11),
+    nationalDigits,
     notDate,
     notDecimal,
   ],
@@ -118,6 +136,8 @@ export const phoneNational: Rule = {
     // `tel:` links, a mobile and a landline bare there.
     '<a href="tel:0827445190">Gọi ngay</a>',
     '<a href="tel:02437261855">Tổng đài</a>',
+    // Indonesia's mobiles reach 12 and 13 digits, after a label.
+    "No. HP: 0812-2916-7672",
   ],
   falsePositives: [
     // A date.
@@ -130,6 +150,8 @@ export const phoneNational: Rule = {
     "id 087195303790",
     // A port after a host name, not a `tel:` link.
     "hotel:0827445190",
+    // Twelve digits with no phone label.
+    "Account 0812-2916-7672 closed",
   ],
 };
 
@@ -172,5 +194,33 @@ export const phoneNanp: Rule = {
   ],
 };
 
+/**
+ * The number in a click-to-chat link (`https://wa.me/84827353211`,
+ * `api.whatsapp.com/send?phone=…`, `zalo.me/0912…`): written with its
+ * country code and no `+`, which no other form here takes.
+ */
+export const phoneChatLink: Rule = {
+  id: "phone_chat_link",
+  metricLabel: "phone",
+  description: "Phone number in a WhatsApp or Zalo click-to-chat link",
+  placeholder: "<PHONE>",
+  keywords: ["wa.me/", "whatsapp.com/send", "zalo.me/"],
+  pattern: () =>
+    /(?:wa\.me\/|zalo\.me\/|whatsapp\.com\/send\/?\?phone=)\+?(?<secret>\d{8,15})(?![\w-])/dg,
+  secretGroup: "secret",
+  priority: 150,
+  validators: [],
+  allowlist: [],
+  truePositives: [
+    "link https://wa.me/84827353211 — hẹn demo thứ 5",
+    "https://api.whatsapp.com/send?phone=5511983472619&text=oi",
+    "nhắn qua https://zalo.me/0912345678 nhé",
+  ],
+  falsePositives: [
+    // A group invite, and the link without a number.
+    "https://zalo.me/g/qwhfbz593 and https://wa.me/message/ABCDEF123",
+  ],
+};
+
 /** The phone family. */
-export const phone: Rule[] = [phoneInternational, phoneNational, phoneNanp];
+export const phone: Rule[] = [phoneInternational, phoneNational, phoneNanp, phoneChatLink];

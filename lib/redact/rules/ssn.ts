@@ -1,13 +1,17 @@
 /**
  * US social security numbers: `AAA-GG-SSSS` (dashes or blanks) with a
  * valid structure (no area 000, 666 or 9xx, no group 00, no serial 0000)
- * and SSN context nearby (SSN, social security). Without context a number of
- * this shape is a part number or a ticket.
+ * and SSN context: nearby (SSN, social security), or the header of the
+ * table column it stands in (a CSV's `ssn`, however many rows down). Nine
+ * bare digits count only as the value of a key or the cell of a column that
+ * names an SSN. Without context a number of this shape is a part number or
+ * a ticket.
  *
  * @module
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { idColumnPlace, SSN_COLUMN, underAlignedIdHeader } from "./_id_columns.ts";
 
 /** Why `value` cannot be an SSN, or `undefined` when its structure is valid. */
 export function ssnProblem(value: string): string | undefined {
@@ -19,17 +23,27 @@ export function ssnProblem(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * SSN context within 80 characters, or else the header of the column the
+ * number stands in: the text's tables are read only for a number with no
+ * context nearby.
+ */
 function ssnContext(c: Candidate): string | undefined {
   const window = c.text.slice(Math.max(0, c.start - 80), c.end + 40).toLowerCase();
-  return /ssn|social[ _-]?security|soc\.? ?sec/.test(window)
+  if (/ssn|social[ _-]?security|soc\.? ?sec/.test(window)) return undefined;
+  const place = idColumnPlace(c.text, c.start, c.end, SSN_COLUMN);
+  if (place === "id") return undefined;
+  if (place === "other") return "another column of a table with an SSN column";
+  return underAlignedIdHeader(c.text, c.start, c.end, SSN_COLUMN)
     ? undefined
-    : "no SSN context within 80 characters";
+    : "no SSN context within 80 characters, nor an SSN column";
 }
 
 /** `AAA-GG-SSSS` with SSN context. */
 export const ssn: Rule = {
   id: "us_ssn",
-  description: "US social security number (valid area, group, serial) with SSN context",
+  description:
+    "US social security number (valid area, group, serial) with SSN context nearby or in its column's header",
   placeholder: "<SSN>",
   keywords: ["ssn", "social"],
   pattern: () => /(?<=(?<![\w-])(?<head>\d{3}))(?<sep>[- ])\d{2}\k<sep>\d{4}(?![\w-])/dg,
@@ -45,11 +59,46 @@ export const ssn: Rule = {
   truePositives: [
     "SSN của khách là 536-22-4817 trong hồ sơ",
     "his social security number: 219 09 9999 per the form",
+    // A column's cells, rows below its header.
+    "id,name,ssn,start\n1,Ann Lee,219-09-9999,2024-06-03\n2,Bo Kim,536-22-4817,2024-06-03\n3,Cy Ng,412-71-3305,2024-06-03\n4,Di Oh,318-44-2209,2024-06-03",
   ],
   falsePositives: [
     // Never-issued areas, groups and serials.
     "SSN 000-12-3456, 666-45-1234, 912-11-2222, 123-00-4567, 123-45-0000",
     // No context.
     "part 536-22-4817 ships Monday",
+    // Another column of the table, far below its header.
+    "id,ssn_last4,tracking,notes\n1,4817,T-1,first row with a long note that pushes the header far away\n2,2209,T-2,a second long row of notes to push the header out of reach\n3,3305,536-22-4817,ok",
+  ],
+};
+
+/**
+ * Nine bare digits as the value of a key naming an SSN (`"ssn": "…"`,
+ * `social_security_number=…`): forms and APIs send it without dashes.
+ */
+export const ssnValue: Rule = {
+  id: "us_ssn_value",
+  metricLabel: "us_ssn",
+  description: "US social security number as nine bare digits, the value of a key naming an SSN",
+  placeholder: "<SSN>",
+  keywords: ["ssn", "social"],
+  // Starts at the operator and looks back for the key: digits are everywhere.
+  pattern: () =>
+    /[:=](?<=(?<![A-Za-z])(?:[Ss][Ss][Nn]|SSN|[Ss]ocial_?[Ss]ecurity(?:_?[Nn](?:o|umber))?|SOCIAL_?SECURITY(?:_?N(?:O|UMBER))?)\\{0,3}["']?[ \t]{0,4}[:=])[ \t]{0,4}\\{0,3}["']?(?<secret>\d{9})(?![\w-]|\.\d)/dg,
+  secretGroup: "secret",
+  priority: 250,
+  validators: [
+    function ssnStructure(c) {
+      return ssnProblem(c.secret);
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    '{"first_name": "Tyler", "dob": "1991-03-14", "ssn": "536224817"}',
+    "applicant.social_security_number=219099999",
+  ],
+  falsePositives: [
+    '{"ssn_verified": true, "order": "536224817"}',
+    '{"ssn": "000123456"}',
   ],
 };
