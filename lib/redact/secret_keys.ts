@@ -318,6 +318,10 @@ const ABOUT_A_PASSWORD_AFTER = new Set([
   // Jenkins' `passwordVariable: 'NEXUS_PW'` names the variable that will hold it.
   "variable",
   "var",
+  // When it changed: Argo CD's `admin.passwordMtime`.
+  "mtime",
+  "time",
+  "date",
 ]);
 
 /**

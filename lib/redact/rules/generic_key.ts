@@ -497,14 +497,29 @@ export const genericKeySaid: Rule = {
 /**
  * Keys a command takes as plain words, no flag or name before them:
  * MinIO's `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (both keys, as one
- * span) and `ngrok config add-authtoken TOKEN`.
+ * span) and `ngrok config add-authtoken TOKEN`; and the line a command that
+ * reads a secrets store prints.
  */
 export const commandKeyArgument: Rule = {
   id: "command_key_argument",
   description:
-    "Keys given to a command as plain words (mc alias set, ngrok add-authtoken), a .key file's one token",
+    "Keys given to a command as plain words (mc alias set, ngrok add-authtoken), a .key file's one token, a secret a command prints (kubectl … | base64 -d, buildkite-agent secret get, gcloud secrets versions access, op read)",
   placeholder: "<SECRET>",
-  keywords: ["alias", "host add", "authtoken", ".key", "base64", "wandb"],
+  keywords: [
+    "alias",
+    "host add",
+    "authtoken",
+    ".key",
+    "base64",
+    "wandb",
+    "secret get",
+    "secrets versions",
+    "op read",
+    "doppler",
+    "kv get",
+    "secretsmanager",
+    "config:get",
+  ],
   pattern: () =>
     // A `.key` file written whole with one token (Rails' `config/master.key`).
     // Strings, not a literal: the linter reads no group name used twice.
@@ -515,7 +530,12 @@ export const commandKeyArgument: Rule = {
         "|\\bngrok[ \\t]+(?:config[ \\t]+add-authtoken|authtoken)[ \\t]+[\"']?(?<secret>[^\\s'\"]{20,200})" +
         "|\\bwandb[ \\t]+login[ \\t]+(?:--relogin[ \\t]+)?[\"']?(?<secret>[a-f0-9]{40})(?![\\w-])" +
         // A Secret's value printed decoded: `kubectl get secret … -o jsonpath='{.data.password}' | base64 -d`, then the value.
-        '|\\{\\.data\\.[\\w.\\\\-]{0,60}\\}[^\\n|]{0,20}\\|[ \\t]*base64[ \\t]+(?:-d|--decode|-D)\\b[^\\n]{0,100}?(?:\\r?\\n|\\\\n)(?<secret>[^\\s\\\\"]{6,4096})(?=\\r?\\n|\\\\n|["$]|$)',
+        '|\\{\\.data\\.[\\w.\\\\-]{0,60}\\}[^\\n|]{0,20}\\|[ \\t]*base64[ \\t]+(?:-d|--decode|-D)\\b[^\\n]{0,100}?(?:\\r?\\n|\\\\n)(?<secret>[^\\s\\\\"]{6,4096})(?=\\r?\\n|\\\\n|["$]|$)' +
+        // A secrets store's value printed on the next line, not piped or written away.
+        "|\\b(?:buildkite-agent[ \\t]+secret[ \\t]+get|gcloud[ \\t]+secrets[ \\t]+versions[ \\t]+access|op[ \\t]+read" +
+        "|doppler[ \\t]+secrets[ \\t]+get(?=[^\\n|>]{0,200}--plain)|vault[ \\t]+kv[ \\t]+get(?=[^\\n|>]{0,200}-field[= ])" +
+        "|aws[ \\t]+secretsmanager[ \\t]+get-secret-value(?=[^\\n|>]{0,200}--output[ \\t=]+text)|heroku[ \\t]+config:get)" +
+        '[^\\n|>]{0,200}?(?:\\r?\\n|\\\\n)(?<secret>[^\\s\\\\"]{8,4096})(?=\\r?\\n|\\\\n|["$]|$)',
       "dg",
     ),
   secretGroup: "secret",
@@ -525,6 +545,9 @@ export const commandKeyArgument: Rule = {
   truePositives: [
     "wandb login a1dca813c926a513c92b6d850b0ca1bc88f72d7e && python train.py",
     "$ kubectl get secret pg-app -o jsonpath='{.data.password}' | base64 -d\nR38N_9jiFzBpUHq!\n$ ls",
+    // A secrets store's value, printed.
+    "~ $ buildkite-agent secret get LOADER_PASSWORD\nRkndvsV_yaAiIXzncb1duL-t\n~ $ echo $?",
+    "$ gcloud secrets versions access latest --secret=stripe-key --project p\nrk9Lm3Vx7Rt2Kw9Pn4Yb6Hc1\n$",
     "mc alias set backup https://minio.lan:9000 Q7WXG2BWIW81DTRP6FTK 9vllECPVi3iBO96QbkfDf2kjPhyBDDymHUIYyLu4 --api S3v4",
     "mc alias set hn https://s3.hn.lan backup-writer Kw7hy3gmyAyngdmaVOjk5z8GfShCVAqsIAlUBCHH",
     "ngrok config add-authtoken 2Xq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd_5Fs0Ga2Ue4Io7Qw3Er5Ty",
@@ -533,6 +556,7 @@ export const commandKeyArgument: Rule = {
   ],
   falsePositives: [
     "kubectl get secret app -o jsonpath='{.data.password}' | base64 -d > /tmp/pw\n$ wc -c /tmp/pw",
+    "op read op://prod/db/password > .pw\nchmod 600 .pw",
     "mc alias set local http://localhost:9000 minioadmin minioadmin",
     'mc alias set prod https://s3.lan "$MINIO_ACCESS_KEY" "$MINIO_SECRET_KEY"',
     "ngrok config add-authtoken $NGROK_AUTHTOKEN",

@@ -209,6 +209,8 @@ export const passwordAssignment: Rule = {
     "password: !!binary |\n  UTJ4bGNuUXRjMlZqY21WMExUa3pOelE9",
   ],
   falsePositives: [
+    // When it changed.
+    '  admin.passwordMtime: "2025-03-11T02:00:00Z"',
     // A sed expression that writes a variable in.
     'sed -i "s/^DB_PASSWORD=.*/DB_PASSWORD=${DB_PASSWORD}/" .env',
     // The variable that will hold it (Jenkins).
@@ -883,7 +885,7 @@ function mayRunPasswordCommand(lower: string): boolean {
         lower.includes("--with-token") || lower.includes("devops login") ||
         /secrets? (?:put|set)|env add/.test(lower))) ||
     lower.includes("jdbc:oracle") || lower.includes("drone") ||
-    lower.includes("lftp") || lower.includes("http-basic");
+    lower.includes("lftp") || lower.includes("http-basic") || lower.includes("pulumi");
 }
 
 /** A shell word: quoted, or bare up to a blank. */
@@ -920,6 +922,7 @@ export const passwordCommand: Rule = {
     "rman ",
     "jdbc:oracle",
     "drone",
+    "pulumi",
     "--with-token",
     "devops login",
     "lftp",
@@ -939,6 +942,9 @@ export const passwordCommand: Rule = {
         // Starts at the here-string and looks back for the command: `sudo` is in many commands.
         `|<<<(?<=(?:--password-stdin|\\bsudo[ \\t]+-S\\b)[^\\n<]{0,200}<<<)[ \\t]*${SHELL_WORD}` +
         `|\\bnet[ \\t]+user[ \\t]+[^\\s/]\\S{0,100}[ \\t]+(?<net>${SHELL_WORD})(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|$))` +
+        // `pulumi config set --secret KEY VALUE`, or with `--secret` after: a secret whatever KEY says.
+        `|\\bpulumi[ \\t]+config[ \\t]+set[ \\t]+(?:--secret[ \\t]+[\\w:./-]{1,200}[ \\t]+${SHELL_WORD}` +
+        `|[\\w:./-]{1,200}[ \\t]+${SHELL_WORD}(?=[ \\t]+--secret\\b))` +
         `|\\bcmdkey(?:[ \\t]{1,8}/(?!pass:)[A-Za-z]{1,12}(?::\\S{1,200})?){0,4}[ \\t]{1,8}/pass:${SHELL_WORD}` +
         `|\\bopenssl[ \\t]+passwd[ \\t]+(?:-(?:1|5|6|apr1|crypt|aixmd5)[ \\t]+|-salt[ \\t]+\\S{1,64}[ \\t]+){0,3}${SHELL_WORD}` +
         `|\\brabbitmqctl[ \\t]+(?:add_user|change_password)[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
@@ -967,6 +973,8 @@ export const passwordCommand: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "pulumi config set --secret ledger:dbPassword 'Vq8-Rt3!Lm9x' --stack prod",
+    "pulumi config set stripeKey rk_live_Vq8Rt3Lm9x --secret",
     "echo 'wM9N7KdR1GPcchSJEWLK8DtDORlBFvEnxiJHgg0q' | npx wrangler secret put OPENROUTER_KEY",
     "drone secret add --repository acme/api --name docker_password --data 'UVHo8U3Pae1lSh0*Su'",
     "flyway.url=jdbc:oracle:thin:FLYWAY_OWNER/yVq4VIco#B1sNi@db-ora-03.corp.local:1521/ORCLPDB1",
@@ -1009,7 +1017,8 @@ function mayUseToolFlag(lower: string): boolean {
     lower.includes("securestring") || lower.includes("chpasswd") ||
     (lower.includes("machine") && lower.includes("password")) ||
     lower.includes("authinfo:") || lower.includes("requirepass") || lower.includes("masterauth") ||
-    lower.includes("psk") || lower.includes("community") || lower.includes("]:") ||
+    lower.includes("psk") || lower.includes(" eap ") || lower.includes("xauth") ||
+    lower.includes("community") || lower.includes("]:") ||
     /(?:^|\n|\\n|> ?)(?:[ \t]*password|auth)[ \t]/.test(lower);
 }
 
@@ -1048,6 +1057,8 @@ export const passwordToolFlag: Rule = {
     "masterauth",
     "auth ",
     "psk",
+    " eap ",
+    "xauth",
     "community",
     "]:",
   ],
@@ -1067,7 +1078,9 @@ export const passwordToolFlag: Rule = {
         // redis.conf's requirepass and masterauth, and redis's AUTH [user] password.
         `|(?:requirepass|masterauth)(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:requirepass|masterauth))[ \\t]+${SHELL_WORD}` +
         `|AUTH(?<=(?:^|\\n|\\\\n|>[ \\t]?)AUTH)[ \\t]+(?:[^\\s"'\\\\]{1,100}[ \\t]+)?(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
-        // IPsec's `: PSK "secret"`, SNMP's community strings, Postfix's `[relay]:port user:password`.
+        // IPsec's `: PSK "secret"` (and a user's `EAP`/`XAUTH` one), SNMP's community strings,
+        // Postfix's `[relay]:port user:password`.
+        `|:[ \\t]*(?:PSK|EAP|XAUTH|NTLM)[ \\t]+\\\\{0,3}["'](?<secret>[^"'\\\\\\n]{1,4096})\\\\{0,3}["']` +
         `|\\bPSK[ \\t]+\\\\{0,3}["'](?<secret>[^"'\\\\\\n]{1,4096})\\\\{0,3}["']` +
         `|community(?<=(?:^|\\n|\\\\n|")[ \\t]{0,8}(?:ro|rw)community)6?[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})` +
         `|\\](?<=(?:^|\\n|\\\\n|")\\[[\\w.-]{1,253}\\])(?::\\d{1,5})?[ \\t]+[^\\s:]{1,200}:(?<secret>[^\\s"'\\\\]{1,4096})` +
@@ -1093,6 +1106,8 @@ export const passwordToolFlag: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    // strongSwan's ipsec.secrets: a user's EAP secret.
+    'mtran : EAP "Vq8-Rt3-Lm9x"',
     "ldapsearch -x -D cn=admin,dc=lan -w 'Kq8-Lm2-Vx7' -b dc=lan",
     "sqlcmd -S sql01 -U sa -P Rt5!Wq8Lz -Q 'SELECT 1'",
     "smbclient //nas/share -U backup%Vn4-Kd8-Qz2",
@@ -1265,6 +1280,8 @@ export function markupPattern(words: string): RegExp {
       // blueprints say `key`.
       `|(?:name|key):(?<=(?<![\\w-])(?:name|key):)[ \\t]{0,4}(?:\\\\{0,3}["'])?(?<name>${name})(?:\\\\{0,3}["'])?[ \\t]{0,4}(?:\\r?\\n|\\\\n)[ \\t]{0,40}value:[ \\t]{0,4}` +
       `(?:\\\\{0,3}"(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"|'(?<secret>[^'\\n]{1,4096})'|(?<secret>[^\\s"'#\\\\][^\\s#\\\\]{0,4095}))` +
+      // HCL's `set { name = "auth.adminPassword" value = "…" }`, also in a plan's diff (`- value = "…" -> null`).
+      `|name(?<=(?<![\\w-])name)[ \\t]{0,16}=[ \\t]{0,4}"(?<name>${name})"[^\\n]{0,40}\\r?\\n[ \\t]{0,40}[-+~]?[ \\t]{0,4}value[ \\t]{0,16}=[ \\t]{0,4}"(?<secret>[^"\\n]{1,4096})"` +
       // A property list: `<key>NAME</key>` then `<string>VALUE</string>`.
       `|<key>(?<name>${name})</key>\\s{0,40}<string>(?<secret>[^<>\\n]{1,4096})</string>` +
       // `terraform output -json`: `"db_password": {"sensitive": true, "type": "string", "value": "…"}`.
@@ -1307,6 +1324,8 @@ export const passwordMarkup: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    // HCL, in a plan's diff.
+    '      - set {\n          - name  = "auth.adminPassword" -> null\n          - value = "Vq8-Rt3-Lm9x" -> null\n        }',
     "<key>SmtpPassword</key>\n<string>Kq8-Vx2-Lm7</string>",
     '{\n  "db_master_password": {\n    "sensitive": true,\n    "type": "string",\n    "value": "Hq8%^x5.f%QbRt"\n  }\n}',
     '<bean id="ds"><property name="password" value="Tq8-Lm3-Vx7"/></bean>',
@@ -1320,6 +1339,7 @@ export const passwordMarkup: Rule = {
     "ENV DB_PASS Kp2-Wd7-Lx4",
   ],
   falsePositives: [
+    '      + set {\n          + name  = "auth.adminPassword"\n          + value = (sensitive value)\n        }',
     "<password>${LDAP_PASSWORD}</password>",
     "<passwordPolicy>strict</passwordPolicy>",
     "<requirePassword>true</requirePassword>",
