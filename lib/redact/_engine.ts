@@ -638,17 +638,24 @@ export function withEchoes(text: string, findings: Finding[]): Finding[] {
       if (!found.has(at)) echoes.push({ ...f, start: at, end });
     }
   }
-  if (echoes.length === 0) return findings;
-  // An echo joins the findings where it overlaps none of them.
-  echoes.sort((a, b) => a.start - b.start || b.end - a.end);
+  return withDisjoint(findings, echoes);
+}
+
+/**
+ * `findings` (sorted, disjoint) and those of `more` that overlap none of
+ * them nor an earlier one of `more`, sorted by start.
+ */
+export function withDisjoint(findings: Finding[], more: Finding[]): Finding[] {
+  if (more.length === 0) return findings;
+  const extra = [...more].sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: Finding[] = [];
   let next = 0;
-  for (const echo of echoes) {
-    while (next < findings.length && findings[next]!.end <= echo.start) {
+  for (const candidate of extra) {
+    while (next < findings.length && findings[next]!.end <= candidate.start) {
       pushDisjoint(merged, findings[next++]!);
     }
-    const overlapsFinding = next < findings.length && findings[next]!.start < echo.end;
-    if (!overlapsFinding) pushDisjoint(merged, echo);
+    const overlapsFinding = next < findings.length && findings[next]!.start < candidate.end;
+    if (!overlapsFinding) pushDisjoint(merged, candidate);
   }
   while (next < findings.length) pushDisjoint(merged, findings[next++]!);
   return merged;

@@ -6,14 +6,16 @@
  * The engine (`_engine.ts`) runs the rules of `rules/` in fixed steps:
  * keyword gate, pattern, validators, allowlists, overlap resolution (most
  * specific wins), one replacement pass. `<private>…</private>` spans go
- * first and whole. A secret found once is replaced wherever else it stands
- * in the text (`withEchoes`). Callers depend only on {@linkcode redactText},
+ * first and whole. Text that is one JSON document is also read string by
+ * string, decoded (`_json_values.ts`), and a secret found once is replaced
+ * wherever else it stands in the text (`withEchoes`). Callers depend only on {@linkcode redactText},
  * {@linkcode redactValue} and {@linkcode explainText}.
  *
  * @module
  */
 
-import { applyFindings, scanText, withEchoes } from "./_engine.ts";
+import { applyFindings, type Finding, scanText, withDisjoint, withEchoes } from "./_engine.ts";
+import { jsonStringFindings } from "./_json_values.ts";
 
 export { RedactionTimeoutError } from "./_engine.ts";
 import { RULES } from "./rules/mod.ts";
@@ -72,10 +74,21 @@ export interface RedactionResult {
  * ```
  */
 export function redactText(text: string, options: RedactOptions = {}): RedactionResult {
-  const findings = withEchoes(text, scanText(text, RULES, engineOptions(options)).findings);
+  const findings = findingsOf(text, engineOptions(options));
   const counts: Record<string, number> = {};
   for (const f of findings) counts[f.metricLabel] = (counts[f.metricLabel] ?? 0) + 1;
   return { text: applyFindings(text, findings), matchCount: findings.length, counts };
+}
+
+/**
+ * What is replaced in `text`: the rules' findings; where `text` is one JSON
+ * document, what they find in each of its escaped strings, decoded, as the
+ * hook reads a payload; and every other occurrence of a secret found.
+ */
+function findingsOf(text: string, options: RedactOptions): Finding[] {
+  const found = scanText(text, RULES, options).findings;
+  const inStrings = jsonStringFindings(text, (value) => scanText(value, RULES, options).findings);
+  return withEchoes(text, withDisjoint(found, inStrings));
 }
 
 /** What {@linkcode redactLines} returns. */
@@ -155,11 +168,9 @@ export interface Explanation {
  * rejected, with reasons (for `redact --explain`).
  */
 export function explainText(text: string, options: RedactOptions = {}): Explanation {
-  const { findings, rejections } = scanText(text, RULES, {
-    ...engineOptions(options),
-    explain: true,
-  });
-  const matches = withEchoes(text, findings).map(({ ruleId, placeholder, start, end }) => ({
+  const engine = engineOptions(options);
+  const { rejections } = scanText(text, RULES, { ...engine, explain: true });
+  const matches = findingsOf(text, engine).map(({ ruleId, placeholder, start, end }) => ({
     ruleId,
     placeholder,
     start,
