@@ -60,6 +60,9 @@ const HELD_OUT = [
   "heldout_sessions14_sealed.jsonl",
   "heldout_sessions15_sealed.jsonl",
   "heldout_sessions16_sealed.jsonl",
+  "heldout_sessions17_sealed.jsonl",
+  "heldout_sessions18_sealed.jsonl",
+  "heldout_sessions19_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -78,6 +81,9 @@ const HELD_OUT = [
   "heldout_sessions14_probe.jsonl",
   "heldout_sessions15_probe.jsonl",
   "heldout_sessions16_probe.jsonl",
+  "heldout_sessions17_probe.jsonl",
+  "heldout_sessions18_probe.jsonl",
+  "heldout_sessions19_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
