@@ -687,7 +687,13 @@ Deno.test("placeholderProblem: runs of consecutive characters, test words and my
 
 Deno.test("placeholderProblem: a stand-in word in the marks that set it apart ([FILTERED], __SET_ME__) and a secret store's reference are stand-ins", () => {
   assert.equal(placeholderProblem("[FILTERED]"), "placeholder word [FILTERED]");
-  assert.equal(placeholderProblem("__SET_ME__"), "placeholder word __SET_ME__");
+  assert.equal(placeholderProblem("__SET_ME__"), "a token a deploy replaces");
+  assert.equal(placeholderProblem("__PaymentsDbPassword__"), "a token a deploy replaces");
+  assert.equal(placeholderProblem("process.env.E2E_PASSWORD!"), "an environment lookup");
+  assert.equal(
+    placeholderProblem("ref+vault://kv/data/payments/prod#/db_password"),
+    "a secret store's reference",
+  );
   assert.equal(placeholderProblem("(hidden)"), "placeholder word (hidden)");
   assert.equal(placeholderProblem("[Kq7Lm2Vx9]"), undefined);
   assert.equal(

@@ -137,7 +137,18 @@ Deno.test({
     "textPasswordNameProblem() takes password names and misspellings, not names about passwords",
   permissions: "none",
   fn() {
-    for (const name of ["DB_PASS", "passwd", "passwrd", "DB_PASWORD", "dbPass", "pwd"]) {
+    for (
+      const name of [
+        "DB_PASS",
+        "passwd",
+        "passwrd",
+        "DB_PASWORD",
+        "dbPass",
+        "pwd",
+        "DBPASS",
+        "REDISPASS",
+      ]
+    ) {
       assert.equal(textPasswordNameProblem(name), undefined, name);
     }
     // Words about a password inside another word say nothing.
@@ -162,6 +173,10 @@ Deno.test({
         "password_min_length",
         "bypass",
         "compass",
+        "BYPASS",
+        "SSL_BYPASS",
+        "passwordVariable",
+        "admin.passwordMtime",
         "user",
         "password_type",
         "passwordFile",

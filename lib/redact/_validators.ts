@@ -256,7 +256,8 @@ const PLACEHOLDER_WORDS =
 function mayReferToASecret(value: string): boolean {
   return value.includes("://") || value.startsWith("arn:") || value.startsWith("projects/") ||
     value.startsWith("@") || value.startsWith("ENC[") || value.startsWith(":") ||
-    value.startsWith("$");
+    value.startsWith("$") || value.startsWith("__") || value.startsWith("process.env") ||
+    value.startsWith("import.meta.env") || value.startsWith("os.environ");
 }
 
 /**
@@ -273,6 +274,12 @@ function referenceProblem(value: string): string | undefined {
   if (value.startsWith("ENC[")) return "SOPS ciphertext";
   // `db_password=@/dev/stdin` (vault kv put), `@./secret.txt` (curl): a file's contents.
   if (/^@[./~]/.test(value)) return "a file reference";
+  // Octopus' and Azure Pipelines' `__DbPassword__`: replaced at deploy time.
+  if (/^__[A-Za-z][\w.-]*__$/.test(value)) return "a token a deploy replaces";
+  // `process.env.DB_PASSWORD!`, `os.environ["…"]`: read from the environment.
+  if (/^(?:process\.env|import\.meta\.env|os\.environ)\b/.test(value)) {
+    return "an environment lookup";
+  }
   return undefined;
 }
 
@@ -282,7 +289,7 @@ function referenceProblem(value: string): string | undefined {
  * Secret Manager's resource names.
  */
 const SECRET_STORE_REFERENCE =
-  /^(?:(?:op|vault|doppler|infisical|akv|keyvault|sm|ssm|gsm|secret|secrets):\/\/|arn:aws:(?:secretsmanager|ssm):|projects\/[\w-]+\/secrets\/)/i;
+  /^(?:(?:ref\+[a-z0-9]+|op|vault|doppler|infisical|akv|keyvault|sm|ssm|gsm|secret|secrets):\/\/|arn:aws:(?:secretsmanager|ssm):|projects\/[\w-]+\/secrets\/)/i;
 
 /** What {@linkcode remembered} stores for a value its check keeps (no check returns it). */
 const KEPT = "\u0000kept";
@@ -517,6 +524,8 @@ function passwordShapeProblemOf(value: string): string | undefined {
   if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(value) || /^[a-z]+(?:_[a-z]+)+$/.test(value)) {
     return "code identifier";
   }
+  // `random_password.db: Refreshing state…`: a capitalised word of a log line.
+  if (/^[A-Z][a-z]+$/.test(value)) return "a word";
   if (/^https?:/.test(value)) return "URL";
   // `LoadCredential=db_password:/etc/credstore/db_password`: where the password is kept.
   if (/^(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]*$/.test(value)) return "a file path";

@@ -50,6 +50,8 @@ const SECRET_WORDS = new Set([
   "clientsecret",
   "bearer",
   "jwt",
+  // sssd's `ldap_default_authtok`.
+  "authtok",
 ]);
 
 /** Two adjacent words that name a secret together (`api_key`, `accessKey`). */
@@ -211,6 +213,16 @@ const PUBLIC_ANYWHERE = new Set([
   "kid",
   "length",
   "len",
+  // Pagination: AWS's `NextToken`, `nextPageToken`, `continuation_token`, cursors.
+  "next",
+  "page",
+  "paging",
+  "pagination",
+  "continuation",
+  "cursor",
+  // `Sec-WebSocket-Key`: a handshake's nonce.
+  "websocket",
+  "socket",
 ]);
 
 /**
@@ -267,7 +279,11 @@ export function textPasswordNameProblem(name: string): string | undefined {
   ) {
     return `name ${name} names where the password is kept`;
   }
-  if (!saysPassword.test(name) && !saysPassword.test(name.toLowerCase())) {
+  // Capitals glued to PASS (`DBPASS`, `REDISPASS`), not `BYPASS` or `COMPASS`.
+  const gluedCapitals = /^[A-Z0-9_]*[A-Z0-9](?<!BY|COM|SUR|TRES)PASS$/;
+  if (
+    !saysPassword.test(name) && !saysPassword.test(name.toLowerCase()) && !gluedCapitals.test(name)
+  ) {
     return `name ${name} does not say password`;
   }
   return aboutAPassword(name) ? `name ${name} is not the password itself` : undefined;

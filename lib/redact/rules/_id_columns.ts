@@ -3,7 +3,7 @@
  * security numbers): in a table the id context is the column's header,
  * however many rows below it a value sits. Each kind of column
  * ({@linkcode CITIZEN_ID_COLUMN}, {@linkcode SSN_COLUMN}) is read on its
- * own. Four shapes are read:
+ * own (also {@linkcode PASSWORD_COLUMN}). Four shapes are read:
  *
  * - a CSV, TSV, `;`- or `|`-separated table whose header line names an id
  *   column (`so_cccd`, `cmnd`, `national_id`, `căn cước`…): that column's
@@ -35,18 +35,35 @@ export interface IdColumnKind {
   readonly names: RegExp;
   /** A header's whole word holding the name (`so_cccd`), made when first asked. */
   header?: RegExp;
+  /** Whether a JSON key naming such a column makes its array or object a column (`"cccd": […]`). */
+  readonly containers: boolean;
   /** The text last read, and what it holds. */
   cachedText?: string;
   cached: IdColumns;
 }
 
-function idColumnKind(name: RegExp): IdColumnKind {
-  return { name, names: new RegExp(name.source, "gi"), cached: { cells: [], tables: [] } };
+function idColumnKind(name: RegExp, containers = true): IdColumnKind {
+  return {
+    name,
+    names: new RegExp(name.source, "gi"),
+    containers,
+    cached: { cells: [], tables: [] },
+  };
 }
 
 /** Columns of Vietnamese citizen ids (CCCD, CMND) and national ids. */
 export const CITIZEN_ID_COLUMN: IdColumnKind = idColumnKind(
   /cccd|cmnd|căn[ _]?cước|can[ _]?cuoc|định[ _]?danh|dinh[ _]?danh|chứng[ _]?minh|chung[ _]?minh|national[ _-]?id|citizen[ _-]?id|id[ _-]?number|identity[ _-]?(?:number|no|card)|id[ _-]?card/i,
+);
+
+/**
+ * Columns of passwords (`Mật khẩu`, `password`, `pwd`) in a table a person
+ * wrote or a tool printed; a JSON key naming a password holds a value, not
+ * a column (and a template's `password: {{ … }}` holds neither).
+ */
+export const PASSWORD_COLUMN: IdColumnKind = idColumnKind(
+  /passw|passphrase|mật[ _]?khẩu|mat[ _]?khau|(?<![a-z])(?:pwd|pw|pass)(?![a-z])|contraseña|senha|passwort|kennwort|mot[ _]de[ _]passe|パスワード/i,
+  false,
 );
 
 /** Columns of US social security numbers (`ssn`, `applicantSsn`, `social_security_no`; not `classname`). */
@@ -319,7 +336,7 @@ function headerCells(
       continue;
     }
     JSON_CONTAINER.lastIndex = at + m[0].length;
-    if (JSON_CONTAINER.test(text)) {
+    if (kind.containers && JSON_CONTAINER.test(text)) {
       const open = JSON_CONTAINER.lastIndex - 1;
       const close = containerEnd(text, open);
       found.cells.push([open, close]);

@@ -65,4 +65,18 @@ export const aiKeysMore: Rule = token({
 });
 
 /** The AI family. */
-export const ai: Rule[] = [aiKeys, openrouter, aiKeysMore];
+/** DeepL's API keys: a UUID with `:fx` (the free plan) after it. */
+export const deepl: Rule = token({
+  id: "deepl_api_key",
+  description: "DeepL API key (a UUID with :fx)",
+  placeholder: "<DEEPL_KEY>",
+  keywords: [":fx"],
+  pattern: () =>
+    /(?<![\w-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:fx(?![\w-])/dg,
+  truePositives: [
+    "Der DeepL-API-Schlüssel ist 3c9f0a1e-7b2d-4c8e-9f6a-5d1b3e7c9a2f:fx, Limit 500.000 Zeichen",
+  ],
+  falsePositives: ["auth_key = 00000000-0000-0000-0000-000000000000:fx"],
+});
+
+export const ai: Rule[] = [aiKeys, openrouter, aiKeysMore, deepl];

@@ -148,4 +148,35 @@ export const awsSessionToken: Rule = {
 };
 
 /** The AWS family. */
-export const aws: Rule[] = [awsAccessKeyId, awsSecretAccessKey, awsSessionToken];
+/**
+ * An access key id of an S3-compatible store (Wasabi, MinIO, DigitalOcean
+ * Spaces, Backblaze, a GCS HMAC id) under a name that says access key id:
+ * capitals and digits without AWS's `AKIA`, which the key id rule wants.
+ */
+export const s3AccessKeyId: Rule = {
+  id: "s3_access_key_id",
+  metricLabel: "aws_access_key",
+  description: "S3-compatible access key id (capitals and digits) under an access-key-id name",
+  placeholder: "<AWS_KEY>",
+  keywords: ["access_key_id", "accesskeyid", "access-key-id", "access_key"],
+  pattern: () =>
+    /(?:[Aa]ccess_?[Kk]ey(?:_?[Ii][Dd])?|ACCESS_KEY(?:_ID)?|access-key-id)["']?[ \t]{0,16}(?::=|=>|[:=])[ \t]{0,16}["']?(?<secret>GOOG1[A-Z0-9]{50,60}|[A-Z0-9]{16,32})(?![A-Za-z0-9])/dg,
+  secretGroup: "secret",
+  priority: 450,
+  validators: [
+    notPlaceholder,
+    function lettersAndDigits(c) {
+      return /\d/.test(c.secret) && /[A-Z]/.test(c.secret) ? undefined : "not capitals and digits";
+    },
+    minEntropy(3),
+  ],
+  allowlist: [],
+  truePositives: [
+    "[wasabi]\ntype = s3\naccess_key_id = NK1S9AP4N6JIREDTO2IJ\nregion = ap-southeast-1",
+    'MINIO_ACCESS_KEY="Q7WXG2BWIW81DTRP6FTK"',
+    "gs_access_key_id = GOOG1E3QI5DECK16RTCDSKB4P96H4XJITCEF0CEMLO6L7K62DCKE0ZIC57HVQ",
+  ],
+  falsePositives: ["access_key_id = YOURACCESSKEYID12345X", "access_key_id = 00000000000000000000"],
+};
+
+export const aws: Rule[] = [awsAccessKeyId, awsSecretAccessKey, awsSessionToken, s3AccessKeyId];

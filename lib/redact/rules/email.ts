@@ -93,6 +93,8 @@ function kept(c: Candidate): string | undefined {
   ) {
     return "bot or no-reply address";
   }
+  // SSH's algorithm names: `ssh-ed25519-cert-v01@openssh.com`, `chacha20-poly1305@openssh.com`.
+  if (domain === "openssh.com") return "an SSH algorithm's name";
   // GitHub's notification sender, in every mail header of a repository's activity.
   if (lowerLocal === "notifications" && domain === "github.com") return "bot or no-reply address";
   // What stands before a `mailto:` address, or around an encoded `%40`, is

@@ -35,6 +35,8 @@ import {
 function nameSaysSecret(c: Candidate): string | undefined {
   if (c.groups["setsecret"] !== undefined) return undefined;
   const name = headAndName(c);
+  // `Cookie: name=value`: the header, not a name; `session_cookie` reads its pairs.
+  if (/^(?:set-)?cookie$/i.test(name) && c.secret.includes("=")) return "a Cookie header's pairs";
   // A session cookie's id is the session: whoever holds it is logged in.
   if (/^session_?id$/i.test(name) && /cookie/i.test(lineBefore(c.text, c.matchStart, 300))) {
     return undefined;
@@ -101,17 +103,18 @@ function notPlainUuid(c: Candidate): string | undefined {
 }
 
 function notCodePath(c: Candidate): string | undefined {
-  // A part of 16+ characters with a digit is token material (an unsigned JWT, a Discord token).
+  // A part of 16+ characters with two digits is token material (an unsigned JWT, a Discord
+  // token); `PBKDF2PasswordHasher` is a class.
   if (
     /^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$/.test(c.secret) &&
-    !c.secret.split(".").some((part) => part.length >= 16 && /\d/.test(part))
+    !c.secret.split(".").some((part) => part.length >= 16 && /\d.*\d/.test(part))
   ) return "dotted identifier";
   if (/^(?:https?:)?\/\//.test(c.secret) || /^\.{0,2}\//.test(c.secret)) return "URL or path";
   // `exports/e9a7….csv`, `uploads/20/18/667373a9…`: an object's path, not a key (base64 keys
   // hold slashes too, but never end in an extension nor run in lowercase between three of them).
   if (
     c.secret.includes("/") &&
-    (/\.[a-z0-9]{2,5}$/.test(c.secret) || /^[a-z0-9_.-]+(?:\/[a-z0-9_.-]+){2,}$/.test(c.secret))
+    (/\.[a-z0-9]{2,8}$/.test(c.secret) || /^[a-z0-9_.-]+(?:\/[a-z0-9_.-]+){2,}$/.test(c.secret))
   ) {
     return "an object's path";
   }
@@ -243,7 +246,7 @@ export const genericKey: Rule = {
         // lazy run tried each length from the word leftwards (the prefix mix: 9.2 → 3.6 ms/MiB).
         "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)))" +
         "(?<name>[\\w.-]{0,40})" +
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|->|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
         // A key decoded where it is assigned: `key = Convert.FromBase64String("…")`.
         "(?:(?:Convert\\.FromBase64String|Encoding\\.\\w{1,10}\\.GetBytes|b64decode|Buffer\\.from|fromhex|DecodeString|\\[\\]byte|SecretKeySpec)\\([ \\t]{0,4})?" +
         "(?:\\\\{0,3}[\"'])?" +
@@ -303,6 +306,8 @@ export const genericKey: Rule = {
     'Set-Item -Path Env:WEATHER_API_KEY -Value "Gq8LmxJTeKdNnFRIBXuDL7DxtpYlSXp"',
   ],
   falsePositives: [
+    // An S3 object's key.
+    '{"Key": "exports/customers_2024-05-17.parquet", "VersionId": "I9PxYkzbA5IFGPKlHChl2y1AxEz17qNb"}',
     // RevenueCat's public app key, made for the app.
     '"revenueCatAppleKey": "appl_Zq8mN3vL7xK2pR9tW4yB6cD1fGh"',
     "signed url generated for key=exports/e9a75876-ee00-42ed-8848-0f6beaaab0af.csv ttl=600s",
@@ -510,8 +515,11 @@ export const commandKeyArgument: Rule = {
     "host add",
     "authtoken",
     ".key",
+    ".psk",
     "base64",
     "wandb",
+    "privatekey",
+    "private_key",
     "secret get",
     "secrets versions",
     "op read",
@@ -525,7 +533,8 @@ export const commandKeyArgument: Rule = {
     // Strings, not a literal: the linter reads no group name used twice.
     new RegExp(
       '\\.key\\\\{0,3}"[ \\t]{0,4},[ \\t]{0,4}\\\\{0,3}"content\\\\{0,3}"[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,3}"(?<secret>[A-Za-z0-9+/=_-]{32,512})(?=(?:\\\\n)?\\\\{0,3}")' +
-        "|\\becho[ \\t]+[\"']?(?<secret>[A-Za-z0-9+/=_-]{32,512})[\"']?[ \\t]*>[ \\t]*\\S{0,200}\\.key\\b" +
+        // Written into a key file: `echo … > master.key`, `echo … | sudo tee …/agent.psk`.
+        "|\\becho[ \\t]+[\"']?(?<secret>[A-Za-z0-9+/=_-]{32,512})[\"']?[ \\t]*(?:>|\\|[ \\t]*(?:sudo[ \\t]+)?tee(?:[ \\t]+-a)?)[ \\t]*\\S{0,200}\\.(?:key|psk)\\b" +
         "|\\bmc[ \\t]+(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+\\S{1,200}[ \\t]+\\S{1,2000}[ \\t]+[\"']?(?<secret>[^\\s'\"]{3,200}(?:[\"']?[ \\t]+[\"']?[^\\s'\"-][^\\s'\"]{7,4096})?)" +
         "|\\bngrok[ \\t]+(?:config[ \\t]+add-authtoken|authtoken)[ \\t]+[\"']?(?<secret>[^\\s'\"]{20,200})" +
         "|\\bwandb[ \\t]+login[ \\t]+(?:--relogin[ \\t]+)?[\"']?(?<secret>[a-f0-9]{40})(?![\\w-])" +
@@ -534,7 +543,9 @@ export const commandKeyArgument: Rule = {
         // A secrets store's value printed on the next line, not piped or written away.
         "|\\b(?:buildkite-agent[ \\t]+secret[ \\t]+get|gcloud[ \\t]+secrets[ \\t]+versions[ \\t]+access|op[ \\t]+read" +
         "|doppler[ \\t]+secrets[ \\t]+get(?=[^\\n|>]{0,200}--plain)|vault[ \\t]+kv[ \\t]+get(?=[^\\n|>]{0,200}-field[= ])" +
-        "|aws[ \\t]+secretsmanager[ \\t]+get-secret-value(?=[^\\n|>]{0,200}--output[ \\t=]+text)|heroku[ \\t]+config:get)" +
+        "|aws[ \\t]+secretsmanager[ \\t]+get-secret-value(?=[^\\n|>]{0,200}--output[ \\t=]+text)|heroku[ \\t]+config:get" +
+        // A raw private key printed: `cat privatekey` after `wg genkey`.
+        "|cat[ \\t]+\\S{0,200}private_?key\\b)" +
         '[^\\n|>]{0,200}?(?:\\r?\\n|\\\\n)(?<secret>[^\\s\\\\"]{8,4096})(?=\\r?\\n|\\\\n|["$]|$)',
       "dg",
     ),
@@ -547,12 +558,14 @@ export const commandKeyArgument: Rule = {
     "$ kubectl get secret pg-app -o jsonpath='{.data.password}' | base64 -d\nR38N_9jiFzBpUHq!\n$ ls",
     // A secrets store's value, printed.
     "~ $ buildkite-agent secret get LOADER_PASSWORD\nRkndvsV_yaAiIXzncb1duL-t\n~ $ echo $?",
+    "$ wg genkey | tee privatekey | wg pubkey > publickey\n$ cat privatekey\n4HgH2bq6sJYs5mQ3W0Jk9bS2pVd1x8lq7Kz0rT5aX2c=",
     "$ gcloud secrets versions access latest --secret=stripe-key --project p\nrk9Lm3Vx7Rt2Kw9Pn4Yb6Hc1\n$",
     "mc alias set backup https://minio.lan:9000 Q7WXG2BWIW81DTRP6FTK 9vllECPVi3iBO96QbkfDf2kjPhyBDDymHUIYyLu4 --api S3v4",
     "mc alias set hn https://s3.hn.lan backup-writer Kw7hy3gmyAyngdmaVOjk5z8GfShCVAqsIAlUBCHH",
     "ngrok config add-authtoken 2Xq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd_5Fs0Ga2Ue4Io7Qw3Er5Ty",
     '{"file_path": "/app/config/master.key", "content": "a94f1c8e7b2d60f3e5c9a7d1b4f8e2c6"}',
     "echo 'c7e2a9f4b1d8e6c3a5f9b2d7e4c1a8f6' > config/credentials/production.key",
+    "echo 0fe5f63868f719f39a9ce30894cb9f6abe4b0d100eb3ac81b447edd6b22c8fa2 | sudo tee /etc/zabbix/agent.psk >/dev/null",
   ],
   falsePositives: [
     "kubectl get secret app -o jsonpath='{.data.password}' | base64 -d > /tmp/pw\n$ wc -c /tmp/pw",
@@ -628,9 +641,21 @@ export const genericKeyTable: Rule = {
     /^[ \t]{0,8}(?=(?<name>[\w.-]{1,80}))\k<name>[ \t]{2,80}(?<secret>[^\s"'`][^\s]{7,4095})[ \t]*\r?$/dgm,
   secretGroup: "secret",
   priority: 400,
-  validators: [nameSaysSecret, notPlaceholder, notCodePath, hasDigitAndLetter, minEntropy(3)],
+  validators: [
+    function nameSaysSecretOrPassword(c) {
+      const secret = nameSaysSecret(c);
+      return secret === undefined || textPasswordNameProblem(c.groups["name"] ?? "") === undefined
+        ? undefined
+        : secret;
+    },
+    notPlaceholder,
+    notCodePath,
+    hasDigitAndLetter,
+    minEntropy(3),
+  ],
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
+    "Key                Value\n---                -----\ndb_password        .-433pU3H3If%TQoMiZYx%_o",
     "====== Data ======\nKey                  Value\n---                  -----\nesms_api_key         2nh5fyxkk1ehidadpwe3led1tqgjsg39\nesms_brand_name      LOTUSMART",
   ],
   falsePositives: [

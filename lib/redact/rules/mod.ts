@@ -15,6 +15,8 @@ import { card } from "./card.ts";
 import { cccd } from "./cccd.ts";
 import { sessionCookie } from "./cookie.ts";
 import { email } from "./email.ts";
+import { network } from "./network.ts";
+import { passwordTableCell } from "./table_cell.ts";
 import {
   clientKeyArgument,
   commandKeyArgument,
@@ -84,11 +86,13 @@ export const RULES: readonly Rule[] = [
   jwt,
   basicAuth,
   bearer,
+  ...network,
   sessionCookie,
   urlPassword,
   dsnPassword,
   urlTokenUser,
   ...password,
+  passwordTableCell,
   genericKey,
   travisSecure,
   card,

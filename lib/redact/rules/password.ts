@@ -47,11 +47,23 @@ function valueLooksSet(c: Candidate): string | undefined {
   }
   if (quoted) {
     if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
+    // psql's `PASSWORD :'new_password'`: a variable, quoted as it is put in.
+    if (c.text.startsWith(" :'", c.start - 3) && /^[A-Za-z_]\w*$/.test(c.secret)) {
+      return "a psql variable";
+    }
+    // Laravel's `'password' => 'required|string|min:12'`: validation rules.
+    if (/^(?:required|nullable|sometimes|bail|confirmed|string)(?:\||$)/.test(c.secret)) {
+      return "validation rules";
+    }
     if (/\s/.test(c.secret)) return passphraseProblem(c.secret);
     if (charClasses(c.secret) < 2 && c.secret.length < 10) return "one short character class";
     return placeholderProblem(c.secret);
   }
   if (c.text[c.end] === "(" || c.text[c.end] === "[") return "code expression";
+  // A lookup table or file reference: Postfix's `hash:/etc/postfix/sasl_passwd`, `file:/run/…`.
+  if (/^[a-z]{2,10}:\//.test(c.secret)) return "a table or file reference";
+  // Google's app password, its blanks left out: 16 lowercase letters.
+  if (/^[a-z]{16}$/.test(c.secret)) return undefined;
   // `sed "s/^DB_PASSWORD=.*/DB_PASSWORD=${DB_PASSWORD}/"`: a pattern, and an expansion cut at `{`.
   if (c.secret.startsWith(".*") || (c.secret.endsWith("$") && c.text[c.end] === "{")) {
     return "a pattern or an expansion";
@@ -136,7 +148,8 @@ function mayAssignPassword(text: string, lower: string): boolean {
       scannedTo = end;
       let i = end;
       while (i < lower.length && `\\"' \t]`.includes(lower[i]!)) i++;
-      if (lower[i] !== ":" && lower[i] !== "=" && lower[i] !== ",") continue;
+      const arrow = lower[i] === "-" && lower[i + 1] === ">";
+      if (lower[i] !== ":" && lower[i] !== "=" && lower[i] !== "," && !arrow) continue;
       if (nameMaySayPassword(text, lower, start, end)) return true;
     }
   }
@@ -168,7 +181,7 @@ export const passwordAssignment: Rule = {
       "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?))(?<name>(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
         // `:=` and `=>` before `:` and `=`: a match never backtracks into a longer operator.
         // `db_password: str = "…"`: a type between the name and `=`.
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,4}" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|->|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,4}" +
         VALUE,
       "dgi",
     ),
@@ -186,6 +199,11 @@ export const passwordAssignment: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    // Scala's and Perl's pairs.
+    '  "sfPassword"  -> "1lTUOiu^eCfO",',
+    // An app password.
+    "  smtp_auth_password: qmvtruxohzwdkpla",
+    "DBPASS=y8rbVmzSChTUetlJLxTc19e9uFBB",
     '    db_password: str = "sQllP85MN@c0OCs2"  # FIXME',
     "DB_PASSWORD=Tr4v3l!ing-Kite",
     '{"username": "ops", "password": "Qz7#mL2p"}',
@@ -209,6 +227,8 @@ export const passwordAssignment: Rule = {
     "password: !!binary |\n  UTJ4bGNuUXRjMlZqY21WMExUa3pOelE9",
   ],
   falsePositives: [
+    // A lookup table.
+    "smtp_sasl_password_maps = hash:/etc/postfix/sasl_passwd",
     // When it changed.
     '  admin.passwordMtime: "2025-03-11T02:00:00Z"',
     // A sed expression that writes a variable in.
@@ -296,7 +316,7 @@ function flagValue(bare: string): string {
 
 /** Commands whose `-p VALUE` (with a blank) is a password; `redis-cli` takes it as `-a`. */
 const SPACED_PASSWORD_COMMANDS =
-  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh)\b/;
+  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh|racadm)\b/;
 
 /** Rejects `-p VALUE` / `-a VALUE` outside the commands that take a password so. */
 function spacedFlagCommand(c: Candidate): string | undefined {
@@ -524,7 +544,7 @@ export const passwordProse: Rule = {
         "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
         "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
         // `password mới nhé: X`: words, then a colon.
-        "|(?<![\\w-])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=/]{1,20}(?![^\\s:=])){1,4}?[ \\t]*:(?!//)" +
+        "|(?<![\\w.-])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=/]{1,20}(?![^\\s:=])){1,4}?[ \\t]*:(?!//)" +
         `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,6}?[ \\t]+(?:is|was|will be)[ \\t]*:?${PROSE_NOW}` +
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
         // `the password's X`, `changed the password to X`, `use password 'X'`.
@@ -532,7 +552,7 @@ export const passwordProse: Rule = {
         // A Wi-Fi key: `the WPA2 key: Xk9…`, `PSK: …`.
         "|(?<![A-Za-z])(?:wpa[23]?(?:[ \\t-]?psk)?|psk)(?:[ \\t-]?(?:key|passphrase))?[ \\t]*:" +
         // `sudo with password Xk9…`, `user root, pass Xk9…`: no verb, the next word holds a digit.
-        "|(?<![A-Za-z])(?<bare>password|pass|pwd|pw|mk)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
+        "|(?<![A-Za-z_.])(?<bare>password|pass|pwd|pw|mk)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”" +
         "|[`]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)]))",
       "dgi",
@@ -885,7 +905,8 @@ function mayRunPasswordCommand(lower: string): boolean {
         lower.includes("--with-token") || lower.includes("devops login") ||
         /secrets? (?:put|set)|env add/.test(lower))) ||
     lower.includes("jdbc:oracle") || lower.includes("drone") ||
-    lower.includes("lftp") || lower.includes("http-basic") || lower.includes("pulumi");
+    lower.includes("lftp") || lower.includes("http-basic") || lower.includes("pulumi") ||
+    lower.includes("ldappasswd") || lower.includes("ipmitool");
 }
 
 /** A shell word: quoted, or bare up to a blank. */
@@ -923,6 +944,8 @@ export const passwordCommand: Rule = {
     "jdbc:oracle",
     "drone",
     "pulumi",
+    "ldappasswd",
+    "ipmitool",
     "--with-token",
     "devops login",
     "lftp",
@@ -942,6 +965,9 @@ export const passwordCommand: Rule = {
         // Starts at the here-string and looks back for the command: `sudo` is in many commands.
         `|<<<(?<=(?:--password-stdin|\\bsudo[ \\t]+-S\\b)[^\\n<]{0,200}<<<)[ \\t]*${SHELL_WORD}` +
         `|\\bnet[ \\t]+user[ \\t]+[^\\s/]\\S{0,100}[ \\t]+(?<net>${SHELL_WORD})(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|$))` +
+        // `ldappasswd … -s NEW`, `ipmitool user set password ID NEW`.
+        `|\\bldappasswd\\b[^\\n|;&]{0,300}?[ \\t]-s[ \\t]+${SHELL_WORD}` +
+        `|\\bipmitool\\b[^\\n|;&]{0,200}?[ \\t]user[ \\t]+set[ \\t]+password[ \\t]+\\d{1,3}[ \\t]+${SHELL_WORD}` +
         // `pulumi config set --secret KEY VALUE`, or with `--secret` after: a secret whatever KEY says.
         `|\\bpulumi[ \\t]+config[ \\t]+set[ \\t]+(?:--secret[ \\t]+[\\w:./-]{1,200}[ \\t]+${SHELL_WORD}` +
         `|[\\w:./-]{1,200}[ \\t]+${SHELL_WORD}(?=[ \\t]+--secret\\b))` +
@@ -973,6 +999,8 @@ export const passwordCommand: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "ldappasswd -x -H ldap://ldap01 -D 'cn=admin,dc=x' -w Vq8-Rt3-Lm9x -s 'Kw7-Zq2-Tn4y' 'uid=ngoc'",
+    "ipmitool user set password 3 'Vq8-Rt3-Lm9x' 20",
     "pulumi config set --secret ledger:dbPassword 'Vq8-Rt3!Lm9x' --stack prod",
     "pulumi config set stripeKey rk_live_Vq8Rt3Lm9x --secret",
     "echo 'wM9N7KdR1GPcchSJEWLK8DtDORlBFvEnxiJHgg0q' | npx wrangler secret put OPENROUTER_KEY",
@@ -1167,6 +1195,8 @@ export const passwordCall: Rule = {
     "ftp",
     "getconnection",
     "odbc_connect",
+    "dbi->connect",
+    "database(",
   ],
   pattern: () =>
     new RegExp(
@@ -1184,15 +1214,20 @@ export const passwordCall: Rule = {
         // The password third: PHP's database connections and LDAP and SSH
         // logins, JDBC, Python's FTP, Go's SMTP auth, Azure's client secret.
         "|(?<=(?<!\\w)(?:new[ \\t]+PDO|new[ \\t]+mysqli|mysqli_connect|mysql_connect|pg_connect|odbc_connect" +
-        "|ldap_bind|ssh2_auth_password|getConnection|FTP|FTP_TLS|PlainAuth|ClientSecretCredential)[ \\t]{0,4}\\()" +
+        "|ldap_bind|ssh2_auth_password|getConnection|FTP|FTP_TLS|PlainAuth|ClientSecretCredential" +
+        // Perl's DBI, MATLAB's database.
+        "|DBI->connect|database)[ \\t]{0,4}\\()" +
         `(?:${CALL_ARGUMENT},){2}` +
+        // The password fourth: sbt's `Credentials(realm, host, user, password)`.
+        `|(?<=(?<!\\w)Credentials[ \\t]{0,4}\\()(?:${CALL_ARGUMENT},){3}` +
         // Setters and builders: `.password("…")`, `setPassword("…")`, SQL's `PASSWORD('…')`.
         "|(?<=(?<![\\w$])(?:set_?|with_?)?(?:password|passwd|passphrase)[ \\t]{0,4}\\())" +
         `|\\[(?<=(?<![\\w.])auth[ \\t]{0,4}=[ \\t]{0,4}\\[)${CALL_ARGUMENT},` +
         // SQL: `WITH PASSWORD '…'`, `IDENTIFIED BY '…'`.
         "|\\b(?:with[ \\t]+(?:encrypted[ \\t]+)?password|identified(?:[ \\t]+with[ \\t]+\\w{1,40})?[ \\t]+by)[ \\t]{0,4}=?)" +
-        // A quote may be escaped once or more: the call inside a JSON string.
-        "[ \\t]{0,4}(?:\\\\{0,3}\"(?<secret>[^\"\\\\\\n]{1,4096})\\\\{0,3}\"|\\\\{0,3}'(?<secret>[^'\\\\\\n]{1,4096})\\\\{0,3}')" +
+        // A quote may be escaped once or more: the call inside a JSON string. The argument may
+        // stand on a line of its own.
+        "\\s{0,16}(?:\\\\{0,3}\"(?<secret>[^\"\\\\\\n]{1,4096})\\\\{0,3}\"|\\\\{0,3}'(?<secret>[^'\\\\\\n]{1,4096})\\\\{0,3}')" +
         // `"…".toCharArray()` (Java's PasswordAuthentication) may follow.
         "[ \\t]{0,4}(?=[,)\\];\\s.]|$)",
       "dgi",
@@ -1212,6 +1247,9 @@ export const passwordCall: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    'my $dbh = DBI->connect("dbi:mysql:database=crm;host=10.1.2.3",\n    "crm_app", "Jd5-Vr8-Qm3!", { RaiseError => 1 });',
+    ">> conn = database('sales','etl_user','Jd5-Vr8-Qm3!','Vendor','PostgreSQL');",
+    'credentials += Credentials(\n  "Sonatype Nexus Repository Manager",\n  "s01.oss.sonatype.org",\n  "Xq7LpT2a",\n  "zudW75Q8CRcwuwxsRS2p/wk2NQLZ"\n)',
     "CREATE USER IF NOT EXISTS reader IDENTIFIED WITH sha256_password BY 'Qs42YwbJsIKHmI';",
     'await client.login("deploy", "Qm4-Wz8-Lt2")',
     "requests.get(url, auth=('ci', 'Vx7#Rk2p'))",

@@ -31,7 +31,7 @@ function digitsBetween(min: number, max: number): (c: Candidate) => string | und
 
 /** A phone label ending just before a number: `No. HP:`, `Phone`, `SĐT:`, `WhatsApp -`. */
 const PHONE_LABEL =
-  /(?:phone|tel|mobile|cell|hp|sđt|sdt|điện thoại|dien thoai|whatsapp|zalo|handy|telefon[eo]?|teléfono|téléphone|電話)\.?[ \t]*(?:no\.?|number|#)?[ \t]*[:=-]?[ \t]*$/i;
+  /(?:phone|tel|telp|telepon|mobile|cell|hp|wa|nomor(?: wa| hp)?(?: saya)?|sđt|sdt|điện thoại|dien thoai|whatsapp|zalo|handy|telefon[eo]?|teléfono|téléphone|電話)\.?[ \t]*(?:no\.?|number|#)?[ \t]*[:=-]?[ \t]*$/i;
 
 /**
  * A national number has 9 to 11 digits; 12 or 13 (Indonesia's `0812-2916-7672`)
@@ -116,7 +116,7 @@ export const phoneNational: Rule = {
         "|0[1-9]\\d{0,3}(?<sep>[ .-])\\d{2,8}(?:\\k<sep>\\d{2,6}){0,3}" +
         "|0[35789]\\d{8}" +
         // In a `tel:` link any national number may stand bare.
-        "|(?<=[Tt][Ee][Ll]:)0[1-9]\\d{7,9})(?![\\w]|[.:/-]\\d)",
+        "|(?<=[Tt][Ee][Ll]:)0[1-9]\\d{7,9})(?![\\w]|[.:/]\\d|-\\w)",
       "dg",
     ),
   priority: 150,
@@ -138,6 +138,7 @@ export const phoneNational: Rule = {
     '<a href="tel:02437261855">Tổng đài</a>',
     // Indonesia's mobiles reach 12 and 13 digits, after a label.
     "No. HP: 0812-2916-7672",
+    "Nomor WA saya 0851-6301-6457, email",
   ],
   falsePositives: [
     // A date.
@@ -152,6 +153,8 @@ export const phoneNational: Rule = {
     "hotel:0827445190",
     // Twelve digits with no phone label.
     "Account 0812-2916-7672 closed",
+    // A cluster id.
+    "on cluster 0517-031022-a8gsed0l finished",
   ],
 };
 

@@ -58,15 +58,17 @@ function decodesToPrivateKey(c: Candidate): string | undefined {
 /** PEM, OpenSSH and PGP private key blocks. */
 export const privateKey: Rule = {
   id: "private_key",
-  description: "PEM / OpenSSH / PGP private key block, raw or JSON-escaped",
+  description:
+    "PEM / OpenSSH / PGP private key block, or an OpenVPN static key, raw or JSON-escaped",
   placeholder: "<PRIVATE_KEY>",
-  keywords: ["private key"],
+  keywords: ["private key", "static key"],
   pattern: () =>
     new RegExp(
-      "-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----" +
+      // OpenVPN's static key (`tls-auth`, `tls-crypt`) is as secret as a private key.
+      "-----BEGIN(?:[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?| OpenVPN Static key V1)-----" +
         "(?:(?:\\s|\\\\[nr])*[A-Za-z][\\w-]{0,30}: [^\\n\\\\]{0,200})*" +
         "[A-Za-z0-9+/=\\s\\\\]*" +
-        "(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?<=[A-Za-z0-9+/=]{64}))",
+        "(?:-----END(?:[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?| OpenVPN Static key V1)-----|(?<=[A-Za-z0-9+/=]{64}))",
       "dg",
     ),
   priority: 900,
@@ -77,6 +79,7 @@ export const privateKey: Rule = {
     '{"content": "-----BEGIN PRIVATE KEY-----\\nMC4CAQAwBQYDK2VwBCIEIFq8rT0w3pNn7sYk2XbV1mQhJ4cLzA9eW6uRtGy5oPdK\\n-----END PRIVATE KEY-----\\n"}',
     "-----BEGIN ENCRYPTED PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,1A2B3C4D5E6F7081\n\n3q8Wm1Rv7Kx2Lp9Zt4Yc6Nh0Jd5Fs8Ga2Ue4Io7Qw3Er5Ty9Ui1Op3As5Df7Gh9J\n-----END ENCRYPTED PRIVATE KEY-----",
     "truncated paste:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n",
+    "<tls-auth>\n-----BEGIN OpenVPN Static key V1-----\n6acef03f62675b4b1bbd03e53b187727\n423cea742242106cb2916a8a4c829756\n3d22c7e5cef430b1103c6f66eb1fc5b3\n75a672f158e2e2e936c3faa48b035a6d\n-----END OpenVPN Static key V1-----\n</tls-auth>",
   ],
   falsePositives: [
     // A certificate is public.

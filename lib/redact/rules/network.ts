@@ -1,0 +1,220 @@
+/**
+ * Network devices' configurations and consoles: the secrets Cisco IOS and
+ * ASA, FortiGate, Juniper, Cisco's wireless controller and HAProxy keep in
+ * clear or in a reversible form (Cisco's type 7, Juniper's `$9$`), and SNMP
+ * communities and SNMPv3 passphrases in configs and on the command line.
+ * One-way hashes (`secret 9 $9$…`, `$6$…`, `ENC …`) stay.
+ *
+ * @module
+ */
+
+import type { Candidate, Rule } from "../_engine.ts";
+import { minEntropy, notPlaceholder } from "../_validators.ts";
+
+/** A value in clear at the end of a config word: up to a blank. */
+const WORD = "(?<secret>[^\\s\"']{1,128})";
+
+/** Quoted or bare. */
+const QUOTED_OR_WORD =
+  "(?:\"(?<secret>[^\"\\n]{1,128})\"|'(?<secret>[^'\\n]{1,128})'|(?<secret>[^\\s\"']{1,128}))";
+
+/** Cisco's type 7: two decimal digits, then pairs of hex digits. */
+function typeSevenShape(c: Candidate): string | undefined {
+  if (c.groups["seven"] === undefined) return undefined;
+  return /^[01]\d(?:[0-9A-F]{2})+$/.test(c.secret) ? undefined : "not a type 7 string";
+}
+
+let fortiOf: { text: string; found: boolean } | undefined;
+
+/**
+ * A FortiGate `set password`: only in a FortiOS config (`config …`, `edit
+ * "…"`); asked once per text, however many candidates ask (text dense with
+ * `set password` read the whole text for each).
+ */
+function fortiContext(c: Candidate): string | undefined {
+  if (c.groups["forti"] === undefined) return undefined;
+  if (fortiOf?.text !== c.text) {
+    fortiOf = {
+      text: c.text,
+      found: /(?:^|\n)[ \t]*(?:config[ \t]+[a-z]|edit[ \t]+["\d])/.test(c.text),
+    };
+  }
+  return fortiOf.found ? undefined : "set password outside a FortiOS config";
+}
+
+/** Passwords and keys of network devices' configs and consoles. */
+export const networkDeviceSecret: Rule = {
+  id: "network_device_secret",
+  description:
+    "Network device secret in clear or type 7 (Cisco IOS/ASA username/enable password, key-string, pre-shared-key, isakmp/tacacs/radius key; FortiGate set psksecret/password; WLC set-key; HAProxy insecure-password)",
+  placeholder: "<PASSWORD>",
+  keywords: [
+    "password",
+    "pre-shared",
+    "wpa-psk",
+    "key-string",
+    "pre-shared-key",
+    "isakmp",
+    "-server key",
+    "md5",
+    "psksecret",
+    "passwd",
+    "set-key",
+    "stats auth",
+  ],
+  pattern: () =>
+    new RegExp(
+      // Type 7, reversible: `password 7 0822455D0A16`, `key 7 …`.
+      "\\b(?:password|secret|key|key-string|ascii)[ \\t]+7[ \\t]+(?<seven>(?<secret>[0-9A-Fa-f]{4,200}))(?![\\w$])" +
+        // In clear: `username ops [privilege 15] password [0] …`, `enable password …`.
+        `|\\b(?:username[ \\t]+[\\w.@-]{1,64}(?:[ \\t]+privilege[ \\t]+\\d{1,2})?|enable)[ \\t]+password(?:[ \\t]+0)?[ \\t]+(?![5789][ \\t])${WORD}` +
+        // Keys: `key-string …`, `ikev1 pre-shared-key …`, `crypto isakmp key … address`, AAA servers' keys.
+        "|\\b(?:key-string|pre-shared-key|message-digest-key[ \\t]+\\d{1,3}[ \\t]+md5|crypto[ \\t]+isakmp[ \\t]+key|(?:tacacs|radius)-server[ \\t]+key)" +
+        `(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])${WORD}` +
+        // FortiGate: `set psksecret …`, `set passwd …`; `set password …` in a FortiOS config, not `ENC …`.
+        `|\\bset[ \\t]+(?:psksecret|passwd|(?<forti>password|auth-password|priv-password))[ \\t]+(?!ENC[ \\t])${QUOTED_OR_WORD}` +
+        // Cisco's wireless controller: `wpa akm psk set-key ascii …`.
+        `|\\bset-key[ \\t]+(?:ascii|hex)[ \\t]+${WORD}` +
+        // VyOS/EdgeOS: `authentication pre-shared-secret '…'`, `plaintext-password '…'`.
+        `|\\b(?:pre-shared-secret|plaintext-password)[ \\t]+${QUOTED_OR_WORD}` +
+        // Huawei VRP: `local-user admin password cipher %^%#…` (reversible) or `simple …`.
+        `|\\bpassword[ \\t]+(?:cipher|simple)[ \\t]+${WORD}` +
+        // Cisco: `ppp chap password [0] …`, an access point's `wpa-psk ascii [0] …`.
+        `|\\bppp[ \\t]+(?:chap|pap)[ \\t]+(?:sent-username[ \\t]+\\S{1,64}[ \\t]+)?password(?:[ \\t]+0)?[ \\t]+(?!7[ \\t])${WORD}` +
+        `|\\bwpa-psk[ \\t]+(?:ascii|hex)(?:[ \\t]+0)?[ \\t]+(?!7[ \\t])${WORD}` +
+        // RouterOS: `wpa2-pre-shared-key=…`, `/ip ipsec peer … secret=…` is the generic rule's.
+        `|\\b(?:wpa2?-)?pre-shared-key=${QUOTED_OR_WORD}` +
+        // HAProxy: `user ops insecure-password …`, `stats auth admin:…`.
+        `|\\binsecure-password[ \\t]+${WORD}|\\bstats[ \\t]+auth[ \\t]+[^\\s:]{1,64}:${WORD}`,
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 460,
+  validators: [
+    notPlaceholder,
+    typeSevenShape,
+    fortiContext,
+    function notAWord(c) {
+      return /^[a-z]{1,10}[.,;:]?$/.test(c.secret) ? "a word" : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "username backup-ro privilege 5 password 7 130E2F4B1D2B2D6B211C273974",
+    "username vpn.danang password KL9D9P6#b^tYs privilege 0",
+    " ikev1 pre-shared-key 6!p3ZtUFITIAZd6kr2yAoUk8",
+    "crypto isakmp key X7O3iwaaIU1#l9oJSqM# address 118.69.188.2",
+    " ip ospf message-digest-key 1 md5 AGQrDPQbdoMV",
+    "  key-string Y0m6ELuc18v366tetR",
+    'config vpn ipsec phase1-interface\n    edit "to-CanTho"\n        set psksecret E9oYRg0vS1wvS9!cOF#yOK',
+    "(Cisco Controller) >config wlan security wpa akm psk set-key ascii 9l9dV62eiiv77exV 3",
+    "userlist ops_users\n    user ops insecure-password ui^6Eb#NP5U@Hh",
+    "set vpn ipsec site-to-site peer 203.0.113.5 authentication pre-shared-secret 'Vq8Rt3Lm9xKw7'",
+    "local-user admin password cipher %^%#Vq8Rt3Lm9xKw7Zq2Tn4yBc6Hd1%^%#",
+    " ppp chap password 0 Vq8Rt3Lm9x",
+    " wpa-psk ascii 0 Vq8Rt3Lm9xKw7",
+    "/interface wireless security-profiles set [ find default=yes ] wpa2-pre-shared-key=Vq8Rt3Lm9xKw7",
+  ],
+  falsePositives: [
+    // Prose about an account.
+    "sign in with the default account (username `airflow`, password `airflow`)",
+    // One-way hashes.
+    "enable secret 9 $9$UQrXBbHfqNjmu8$FnA61yffHY7iri0PcuA0XHpDuivToZOGCvsvtySNXLc",
+    "username netops privilege 15 secret 9 $9$Z.xpdy4.pf0oLv$KswpuPmSIoBT",
+    'config system admin\n    edit "admin"\n        set password ENC SH253ec1b9e4e665fd22b64a21c0cde6f46',
+    "user viewer password $6$VcDEv2pK.42P.UEt$VQv.ENqrd",
+    // Prose.
+    "the enable password is stored as type 7, which is reversible",
+  ],
+};
+
+/**
+ * Juniper's `$9$` strings: reversible, so as good as the secret (an IKE
+ * pre-shared key, a RADIUS secret, a BGP key). Junos quotes them; its
+ * `encrypted-password` holds a one-way hash and stays.
+ */
+export const junosSecret: Rule = {
+  id: "junos_secret",
+  description: "Juniper $9$ reversible secret in a Junos config",
+  placeholder: "<PASSWORD>",
+  keywords: ["$9$"],
+  pattern: () => /"(?<secret>\$9\$[A-Za-z0-9./$-]{8,512})"/dg,
+  secretGroup: "secret",
+  priority: 460,
+  validators: [
+    function notEncryptedPassword(c) {
+      const line = c.text.slice(Math.max(0, c.matchStart - 200), c.matchStart);
+      return /encrypted-password[ \t]*$/.test(line) ? "a one-way hash" : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    'set security ike policy IKE-POL-CT pre-shared-key ascii-text "$9$vD48Nb4aZDHm0Bw24oZGuOBErKNdwaJUN-VYg4ZGAtuOESKM8NVwtp"',
+  ],
+  falsePositives: [
+    'set system login user noc authentication encrypted-password "$9$y/mnDbS2sFbQYBxPO6OLWr5PdRGm"',
+  ],
+};
+
+/** The community names everybody knows: policy negatives. */
+const DEFAULT_COMMUNITIES = /^(?:public|private)$/i;
+
+/**
+ * SNMP communities (`snmp-server community …`, `community: …`, `-c …`) and
+ * SNMPv3 passphrases (`auth sha …`, `priv aes …`, `createUser … SHA "…"`,
+ * `-A`/`-X`) in configs and on the command line.
+ */
+export const snmpSecret: Rule = {
+  id: "snmp_secret",
+  description:
+    "SNMP community or SNMPv3 passphrase in a config or an snmp* command (not public/private)",
+  placeholder: "<PASSWORD>",
+  keywords: ["snmp", "community", "createuser"],
+  pattern: () =>
+    new RegExp(
+      `\\b(?:snmp-server|set[ \\t]+snmp)[ \\t]+community[ \\t]+${QUOTED_OR_WORD}` +
+        `|(?<![\\w-])community[ \\t]*[:=][ \\t]*${QUOTED_OR_WORD}` +
+        // IOS's trap receivers: `snmp-server host 10.0.0.5 [traps] [version 1|2c] COMMUNITY`.
+        `|\\bsnmp-server[ \\t]+host[ \\t]+[\\w.:-]{1,64}[ \\t]+(?:(?:traps|informs)[ \\t]+)?(?:version[ \\t]+(?:1|2c)[ \\t]+)?(?!version\\b)${WORD}` +
+        // snmptrapd's `authCommunity log,execute,net NAME`.
+        `|\\bauthCommunity[ \\t]+[\\w,]{1,40}[ \\t]+${WORD}` +
+        // SNMPv3: IOS's `auth sha … priv aes 128 …`, net-snmp's `createUser u SHA "…" AES "…"`.
+        `|\\bsnmp-server[ \\t]+user[^\\n]{0,200}?[ \\t]auth[ \\t]+(?:md5|sha\\S{0,8})[ \\t]+${WORD}` +
+        `|\\bpriv[ \\t]+(?:des|3des|aes)(?:[ \\t]+\\d{3})?[ \\t]+${WORD}` +
+        `|\\bcreateUser[^\\n]{0,200}?[ \\t](?:MD5|SHA[\\w-]{0,8})[ \\t]+${QUOTED_OR_WORD}` +
+        // The privacy passphrase after it: starts at its word and looks back for the `createUser`.
+        `|(?:AES|DES)(?<=\\bcreateUser[^\\n]{0,300}[ \\t](?:AES|DES))[\\w-]{0,8}[ \\t]+${QUOTED_OR_WORD}` +
+        // net-snmp's tools and Nagios' check_snmp: `-c`, `-A`, `-X`, `-C` with a blank or none.
+        `|-(?:c|A|X|C)(?<=\\b(?:snmp(?:walk|bulkwalk|get|bulkget|getnext|set|table|trap|df|status)|check_snmp\\w{0,20})\\b[^\\n|;&]{0,300}[ \\t]-[cAXC])[ \\t]*${QUOTED_OR_WORD}`,
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 455,
+  validators: [
+    function notDefaultCommunity(c) {
+      return DEFAULT_COMMUNITIES.test(c.secret) ? "a default community" : undefined;
+    },
+    notPlaceholder,
+    minEntropy(2.5),
+  ],
+  allowlist: [],
+  truePositives: [
+    "snmp-server community nms8CvcHZdmO RO 10",
+    "  anphat_v2:\n    community: zbxNjU4COiEe2\n    version: 2",
+    "authCommunity log,execute,net trapyc0OgSq8tL",
+    'createUser -e 0x80001f88 trapuser SHA "VipNX2tQSXPV5Azd" AES "3kFasvYg3nI2wlXW"',
+    "snmpwalk -v3 -l authPriv -u zbx-poller -a SHA -A 'CxXGfPYpmt3hQY' -x AES -X 'MYIOi6CGP5WRhh' 10.99.0.2",
+    "command_line    $USER1$/check_snmp -H $HOSTADDRESS$ -C nag6hQZDaZfJ -o ifOperStatus.$ARG1$",
+    "set snmp community zbxylRlr3adqzc authorization read-only",
+    "snmp-server host 10.0.0.5 version 2c nmsC0mmun1ty",
+  ],
+  falsePositives: [
+    "snmp-server community public RO",
+    "  public_v2:\n    community: public",
+    "snmpwalk -v2c -c $SNMP_COMMUNITY 10.0.0.1",
+    "the community edition of the snmp exporter",
+  ],
+};
+
+/** The network family. */
+export const network: Rule[] = [networkDeviceSecret, junosSecret, snmpSecret];
