@@ -71,8 +71,11 @@ export const deepl: Rule = token({
   description: "DeepL API key (a UUID with :fx)",
   placeholder: "<DEEPL_KEY>",
   keywords: [":fx"],
+  // Starts at `:fx` and looks back for the UUID (see `secretFrom`): a leading class made V8 try
+  // every offset.
   pattern: () =>
-    /(?<![\w-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:fx(?![\w-])/dg,
+    /:fx(?<=(?<![\w-])(?<head>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):fx)(?![\w-])/dg,
+  secretFrom: "head",
   truePositives: [
     "Der DeepL-API-Schlüssel ist 3c9f0a1e-7b2d-4c8e-9f6a-5d1b3e7c9a2f:fx, Limit 500.000 Zeichen",
   ],

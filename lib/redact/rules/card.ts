@@ -55,7 +55,9 @@ export const card: Rule = {
   // The first four digits, common to every form, taken once: the same
   // matches, and a start that is no card fails once, not in every form.
   pattern: () =>
-    /(?<![\d.-])\d{4}(?:\d{9,15}|([ .-])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|([ -])\d{6}\2\d{4,5})(?!\d|\.\d)/dg,
+    // A digit first, then the look back: a leading lookbehind made V8 try every offset (the
+    // prefix mix: 4.1 → 0.6 ms/MiB for the rule).
+    /\d(?<![\d.-]\d)\d{3}(?:\d{9,15}|([ .-])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|([ -])\d{6}\2\d{4,5})(?!\d|\.\d)/dg,
   priority: 300,
   validators: [cardProblem],
   allowlist: [],

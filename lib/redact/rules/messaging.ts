@@ -200,9 +200,10 @@ export const ably: Rule = token({
   description: "Ably API key (appId.keyId:secret) where Ably is named",
   placeholder: "<ABLY_KEY>",
   keywords: ["ably"],
-  // Starts at the colon and looks back for the app and key ids (see `secretFrom`).
+  // Starts at the colon, asks for the secret's length, then looks back for the app and key ids
+  // (see `secretFrom`): most colons are followed by a blank.
   pattern: () =>
-    /:(?<=(?<![\w.-])(?<head>[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{6}):)[A-Za-z0-9_+/=-]{40,50}(?![\w+/=-])/dg,
+    /:(?=[A-Za-z0-9_+/=-]{40,50}(?![\w+/=-]))(?<=(?<![\w.-])(?<head>[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{6}):)[A-Za-z0-9_+/=-]{40,50}(?![\w+/=-])/dg,
   secretFrom: "head",
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [

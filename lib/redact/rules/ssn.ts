@@ -82,9 +82,9 @@ export const ssnValue: Rule = {
   description: "US social security number as nine bare digits, the value of a key naming an SSN",
   placeholder: "<SSN>",
   keywords: ["ssn", "social"],
-  // Starts at the operator and looks back for the key: digits are everywhere.
+  // Starts at the key (a literal), then looks back for what may stand before it.
   pattern: () =>
-    /[:=](?<=(?<![A-Za-z])(?:[Ss][Ss][Nn]|SSN|[Ss]ocial_?[Ss]ecurity(?:_?[Nn](?:o|umber))?|SOCIAL_?SECURITY(?:_?N(?:O|UMBER))?)\\{0,3}["']?[ \t]{0,4}[:=])[ \t]{0,4}\\{0,3}["']?(?<secret>\d{9})(?![\w-]|\.\d)/dg,
+    /(?:[Ss][Ss][Nn]|[Ss]ocial_?[Ss]ecurity(?:_?[Nn](?:o|umber))?|SOCIAL_?SECURITY(?:_?N(?:O|UMBER))?)(?<![A-Za-z](?:[Ss][Ss][Nn]|[Ss]ocial_?[Ss]ecurity(?:_?[Nn](?:o|umber))?|SOCIAL_?SECURITY(?:_?N(?:O|UMBER))?))\\{0,3}["']?[ \t]{0,4}[:=][ \t]{0,4}\\{0,3}["']?(?<secret>\d{9})(?![\w-]|\.\d)/dg,
   secretGroup: "secret",
   priority: 250,
   validators: [

@@ -27,7 +27,11 @@ export const passwordTableCell: Rule = {
     "kennwort",
     "パスワード",
   ],
-  precheck: (facts) => facts.text.includes("|"),
+  // A header line with pipes that names a password column; the column map is built only then.
+  precheck: (facts) =>
+    facts.text.includes("|") &&
+    /\|[^\n]{0,400}(?:passw|pwd|(?<![a-z])pass(?![a-z])|mật khẩu|mat khau|contraseña|senha|kennwort|パスワード)[^\n]{0,400}\|/i
+      .test(facts.text),
   // Each cell between pipes, a code span's backticks left out.
   pattern: () => /\|[ \t]*`?(?<secret>[^|\s`][^|`\n]{0,198}[^|\s`])`?[ \t]*(?=\|)/dg,
   secretGroup: "secret",
