@@ -624,6 +624,16 @@ export const clientKeyArgument: Rule = {
   ],
 };
 
+let keyValueHeaderOf: { text: string; found: boolean } | undefined;
+
+/** Whether a line of `text` is a `Key  Value` table header; asked once per text. */
+function hasKeyValueHeader(text: string): boolean {
+  if (keyValueHeaderOf?.text !== text) {
+    keyValueHeaderOf = { text, found: /(?:^|\n)[ \t]*Key[ \t]{2,}Value[ \t]*\r?\n/.test(text) };
+  }
+  return keyValueHeaderOf.found;
+}
+
 /**
  * A row of a two-column key and value table, as `vault kv get` and other
  * CLIs print secrets: `esms_api_key      2nh5fy…` under a `Key  Value`
@@ -635,13 +645,16 @@ export const genericKeyTable: Rule = {
     "Secret in a row of a Key/Value table printed by a CLI (vault kv get), its name saying secret",
   placeholder: "<SECRET>",
   keywords: ["value"],
-  precheck: (facts) => /(?:^|\n)[ \t]*Key[ \t]{2,}Value[ \t]*\r?\n/.test(facts.text),
+  precheck: (facts) => hasKeyValueHeader(facts.text),
   pattern: () =>
     // The name taken whole (a lookahead's capture, never backtracked into): each line is read once.
     /^[ \t]{0,8}(?=(?<name>[\w.-]{1,80}))\k<name>[ \t]{2,80}(?<secret>[^\s"'`][^\s]{7,4095})[ \t]*\r?$/dgm,
   secretGroup: "secret",
   priority: 400,
   validators: [
+    function underKeyValueHeader(c) {
+      return hasKeyValueHeader(c.text) ? undefined : "no Key/Value header";
+    },
     function nameSaysSecretOrPassword(c) {
       const secret = nameSaysSecret(c);
       return secret === undefined || textPasswordNameProblem(c.groups["name"] ?? "") === undefined

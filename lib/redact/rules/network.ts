@@ -50,6 +50,10 @@ export const networkDeviceSecret: Rule = {
   placeholder: "<PASSWORD>",
   keywords: [
     "password",
+    "secret 0",
+    "server",
+    "psk=",
+    "login=",
     "pre-shared",
     "wpa-psk",
     "key-string",
@@ -68,6 +72,15 @@ export const networkDeviceSecret: Rule = {
       "\\b(?:password|secret|key|key-string|ascii)[ \\t]+7[ \\t]+(?<seven>(?<secret>[0-9A-Fa-f]{4,200}))(?![\\w$])" +
         // In clear: `username ops [privilege 15] password [0] …`, `enable password …`.
         `|\\b(?:username[ \\t]+[\\w.@-]{1,64}(?:[ \\t]+privilege[ \\t]+\\d{1,2})?|enable)[ \\t]+password(?:[ \\t]+0)?[ \\t]+(?![5789][ \\t])${WORD}` +
+        // Type 0 secrets are in clear: `username ops secret 0 …`, `enable secret 0 …`.
+        `|\\b(?:username[ \\t]+[\\w.@-]{1,64}(?:[ \\t]+privilege[ \\t]+\\d{1,2})?|enable)[ \\t]+secret[ \\t]+0[ \\t]+${WORD}` +
+        // An AAA server block's key: `tacacs server ISE` … ` key 0 …`, on a line of its own (the
+        // line break first: a look back at every `key` cost text dense with them 30×).
+        `|\\n[ \\t]{1,8}key(?<=(?:tacacs|radius)[ \\t]+server[ \\t]+\\S{1,64}[^!]{0,300}\\n[ \\t]{1,8}key)(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])${WORD}` +
+        // wpa_supplicant: `psk="…"` (also the `#psk=` comment wpa_passphrase writes) or its 64 hex digits.
+        `|(?<![\\w-])#?psk=(?:"(?<secret>[^"\\n]{8,63})"|(?<secret>[0-9a-f]{64})(?![0-9a-f]))` +
+        // Squid's parent proxy: `cache_peer … login=user:password`.
+        `|\\bcache_peer\\b[^\\n]{0,300}?\\blogin=[^:\\s]{1,64}:${WORD}` +
         // Keys: `key-string …`, `ikev1 pre-shared-key …`, `crypto isakmp key … address`, AAA servers' keys.
         "|\\b(?:key-string|pre-shared-key|message-digest-key[ \\t]+\\d{1,3}[ \\t]+md5|crypto[ \\t]+isakmp[ \\t]+key|(?:tacacs|radius)-server[ \\t]+key)" +
         `(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])${WORD}` +
@@ -110,6 +123,10 @@ export const networkDeviceSecret: Rule = {
     "(Cisco Controller) >config wlan security wpa akm psk set-key ascii 9l9dV62eiiv77exV 3",
     "userlist ops_users\n    user ops insecure-password ui^6Eb#NP5U@Hh",
     "set vpn ipsec site-to-site peer 203.0.113.5 authentication pre-shared-secret 'Vq8Rt3Lm9xKw7'",
+    "username admin privilege 15 secret 0 Vq8Rt3Lm9xK",
+    "tacacs server ISE\n address ipv4 10.0.0.9\n key 0 Vq8Rt3Lm9xK",
+    'network={\n\tssid="Office"\n\t#psk="Vq8Rt3Lm9xK"\n\tpsk=6f2a1c9e0b7d4a3f8e5c2b1a9d7f6e4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e\n}',
+    "cache_peer parent.example.com parent 3128 0 no-query login=squiduser:Vq8Rt3Lm9xK",
     "local-user admin password cipher %^%#Vq8Rt3Lm9xKw7Zq2Tn4yBc6Hd1%^%#",
     " ppp chap password 0 Vq8Rt3Lm9x",
     " wpa-psk ascii 0 Vq8Rt3Lm9xKw7",

@@ -1039,7 +1039,7 @@ export const passwordCommand: Rule = {
 /** What the command-specific flags of `password_tool_flag` need first. */
 function mayUseToolFlag(lower: string): boolean {
   return (lower.includes(" -w") && lower.includes("ldap")) ||
-    (lower.includes(" -p") && /sqlcmd|bcp|osql|isql/.test(lower)) ||
+    (lower.includes(" -p") && /sqlcmd|bcp|osql|isql|ipmitool/.test(lower)) ||
     (lower.includes(" -u") && lower.includes("%")) ||
     lower.includes("storepass") || lower.includes("keypass") ||
     lower.includes("securestring") || lower.includes("chpasswd") ||
@@ -1053,7 +1053,7 @@ function mayUseToolFlag(lower: string): boolean {
 /** Commands whose `-w`/`-P` flag, with a blank, takes a password. */
 const TOOL_FLAG_COMMANDS: Record<string, RegExp> = {
   "-w": /\bldap(?:search|modify|add|delete|passwd|compare|whoami|modrdn)\b/,
-  "-P": /\b(?:sqlcmd|bcp|osql|isql)\b/,
+  "-P": /\b(?:sqlcmd|bcp|osql|isql|ipmitool)\b/,
 };
 
 /**
@@ -1134,6 +1134,7 @@ export const passwordToolFlag: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "ipmitool -I lanplus -H 10.0.9.31 -U ADMIN -P Vq8Rt3Lm9xK chassis status",
     // strongSwan's ipsec.secrets: a user's EAP secret.
     'mtran : EAP "Vq8-Rt3-Lm9x"',
     "ldapsearch -x -D cn=admin,dc=lan -w 'Kq8-Lm2-Vx7' -b dc=lan",
