@@ -29,7 +29,7 @@ import { fileUrlToPath } from "../lib/file_url.ts";
 import { promptPayload, stopPayload, toolPayload } from "./_payloads.ts";
 import { measureHookProcess } from "./hook_process.ts";
 import { measureIngest, measureVerify } from "./ingest.ts";
-import { measureRedaction, MIX_INPUT } from "./redaction.ts";
+import { measureRedaction, MIX_INPUT, REALISTIC_1MIB, type RedactionTiming } from "./redaction.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
 import {
   gateExitCode,
@@ -165,28 +165,32 @@ try {
   const slowest = redaction.filter((t) => t.bytes >= 1024 * 1024 && t !== mix)
     .reduce((a, b) => (b.cpuMsPerMib > a.cpuMsPerMib ? b : a));
   out();
-  const realistic = redaction.find((t) => t.name === "text 1 MiB")!;
-  const times = (t: { cpuMsPerMib: number }) => (t.cpuMsPerMib / realistic.cpuMsPerMib).toFixed(1);
+  const realistic = redaction.find((t) => t.name === REALISTIC_1MIB)!;
+  // Each adversarial input against realistic text timed in turn with it (see RedactionTiming).
+  const realisticBeside = (t: RedactionTiming) => t.besideCpuMsPerMib ?? realistic.cpuMsPerMib;
+  const times = (t: RedactionTiming) => (t.cpuMsPerMib / realisticBeside(t)).toFixed(1);
   out(
     `slowest 1 MiB input: ${slowest.name}, ${slowest.cpuMsPerMib.toFixed(1)} CPU ms/MiB, ` +
-      `${times(slowest)}× text 1 MiB ` +
+      `${times(slowest)}× text 1 MiB timed in turn with it ` +
       `(gate: under ${MAX_REDACTION_MS_PER_MIB} ms/MiB or ${MAX_REDACTION_PROSE_RATIO}× text 1 MiB)`,
   );
   out(
-    `${MIX_INPUT}: ${mix.cpuMsPerMib.toFixed(1)} CPU ms/MiB, ${times(mix)}× text 1 MiB ` +
+    `${MIX_INPUT}: ${mix.cpuMsPerMib.toFixed(1)} CPU ms/MiB, ${
+      times(mix)
+    }× text 1 MiB timed in turn ` +
       `(gate: under ${MAX_REDACTION_MS_PER_MIB} ms/MiB or ${
         maxRedactionMixRatio(RULES.length).toFixed(2)
       }× text 1 MiB, for ${RULES.length} rules)`,
   );
   if (
-    redactionPerMibGateFails({ worst: slowest.cpuMsPerMib, realistic: realistic.cpuMsPerMib })
+    redactionPerMibGateFails({ worst: slowest.cpuMsPerMib, realistic: realisticBeside(slowest) })
   ) {
     failures.push(`redacting ${slowest.name}: ${slowest.cpuMsPerMib.toFixed(1)} CPU ms/MiB`);
   }
   if (
     redactionMixGateFails({
       mix: mix.cpuMsPerMib,
-      realistic: realistic.cpuMsPerMib,
+      realistic: realisticBeside(mix),
       rules: RULES.length,
     })
   ) {
@@ -206,7 +210,7 @@ try {
     );
   }
   const small = redaction.find((t) => t.name === "text 4 KB")!;
-  const large = redaction.find((t) => t.name === "text 1 MiB")!;
+  const large = redaction.find((t) => t.name === REALISTIC_1MIB)!;
   const scaling = large.medianMs / small.medianMs;
   out();
   out(

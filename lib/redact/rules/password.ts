@@ -1108,8 +1108,9 @@ export const passwordToolFlag: Rule = {
         `|AUTH(?<=(?:^|\\n|\\\\n|>[ \\t]?)AUTH)[ \\t]+(?:[^\\s"'\\\\]{1,100}[ \\t]+)?(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
         // IPsec's `: PSK "secret"` (and a user's `EAP`/`XAUTH` one), SNMP's community strings,
         // Postfix's `[relay]:port user:password`.
-        `|:[ \\t]*(?:PSK|EAP|XAUTH|NTLM)[ \\t]+\\\\{0,3}["'](?<secret>[^"'\\\\\\n]{1,4096})\\\\{0,3}["']` +
-        `|\\bPSK[ \\t]+\\\\{0,3}["'](?<secret>[^"'\\\\\\n]{1,4096})\\\\{0,3}["']` +
+        // Eight characters at least (WPA's least): text of repeated `: PSK "` made every quote a candidate.
+        `|:[ \\t]*(?:PSK|EAP|XAUTH|NTLM)[ \\t]+\\\\{0,3}["'](?<secret>[^"'\\\\\\n]{8,4096})\\\\{0,3}["']` +
+        `|\\bPSK[ \\t]+\\\\{0,3}["'](?<secret>[^"'\\\\\\n]{8,4096})\\\\{0,3}["']` +
         `|community(?<=(?:^|\\n|\\\\n|")[ \\t]{0,8}(?:ro|rw)community)6?[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})` +
         `|\\](?<=(?:^|\\n|\\\\n|")\\[[\\w.-]{1,253}\\])(?::\\d{1,5})?[ \\t]+[^\\s:]{1,200}:(?<secret>[^\\s"'\\\\]{1,4096})` +
         // sendmail's authinfo: AuthInfo:host "U:user" "P:password".
