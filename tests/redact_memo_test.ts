@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { memoize } from "../lib/redact/_memo.ts";
+import { memoize, perText } from "../lib/redact/_memo.ts";
 
 Deno.test("memoize: computes each key once, and forgets everything past 1,024 keys", () => {
   let calls = 0;
@@ -14,4 +14,18 @@ Deno.test("memoize: computes each key once, and forgets everything past 1,024 ke
   assert.equal(calls, 1025);
   length("abc");
   assert.equal(calls, 1026, "abc was forgotten when the memory filled");
+});
+
+Deno.test("perText: asks once per text, and again for another text", () => {
+  let calls = 0;
+  const hasX = perText((text) => {
+    calls++;
+    return text.includes("x");
+  });
+  assert.equal(hasX("axb"), true);
+  assert.equal(hasX("axb"), true);
+  assert.equal(calls, 1);
+  assert.equal(hasX("abc"), false);
+  assert.equal(hasX("axb"), true);
+  assert.equal(calls, 3);
 });

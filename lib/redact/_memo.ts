@@ -33,3 +33,27 @@ export function memoize<V extends NonNullable<unknown>>(
     return value;
   };
 }
+
+/**
+ * `test`, remembered for the last text it was asked about: a validator asks
+ * it for every candidate of one text, and a text dense with candidates read
+ * itself whole for each (1 MiB of `set password …`: 16 s). One entry, so a
+ * long text is never hashed, only compared with itself.
+ *
+ * @example
+ * ```ts
+ * const hasHeader = perText((text) => /^Key +Value$/m.test(text));
+ * hasHeader(text); // computed once for this text
+ * ```
+ */
+export function perText(test: (text: string) => boolean): (text: string) => boolean {
+  let last: string | undefined;
+  let answer = false;
+  return (text) => {
+    if (text !== last) {
+      answer = test(text);
+      last = text;
+    }
+    return answer;
+  };
+}

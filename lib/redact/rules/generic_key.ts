@@ -10,6 +10,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { perText } from "../_memo.ts";
 import { isSecretKeyName, textPasswordNameProblem, textSecretNameProblem } from "../secret_keys.ts";
 import { CALL_ARGUMENT, markupPattern, mayHoldMarkup, notConfigWord } from "./password.ts";
 import {
@@ -624,15 +625,10 @@ export const clientKeyArgument: Rule = {
   ],
 };
 
-let keyValueHeaderOf: { text: string; found: boolean } | undefined;
-
 /** Whether a line of `text` is a `Key  Value` table header; asked once per text. */
-function hasKeyValueHeader(text: string): boolean {
-  if (keyValueHeaderOf?.text !== text) {
-    keyValueHeaderOf = { text, found: /(?:^|\n)[ \t]*Key[ \t]{2,}Value[ \t]*\r?\n/.test(text) };
-  }
-  return keyValueHeaderOf.found;
-}
+const hasKeyValueHeader = perText((text) =>
+  /(?:^|\n)[ \t]*Key[ \t]{2,}Value[ \t]*\r?\n/.test(text)
+);
 
 /**
  * A row of a two-column key and value table, as `vault kv get` and other

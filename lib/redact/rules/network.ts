@@ -9,6 +9,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { perText } from "../_memo.ts";
 import { minEntropy, notPlaceholder } from "../_validators.ts";
 
 /** A value in clear at the end of a config word: up to a blank. */
@@ -24,22 +25,15 @@ function typeSevenShape(c: Candidate): string | undefined {
   return /^[01]\d(?:[0-9A-F]{2})+$/.test(c.secret) ? undefined : "not a type 7 string";
 }
 
-let fortiOf: { text: string; found: boolean } | undefined;
+/** Whether `text` is a FortiOS config (`config …`, `edit "…"`); asked once per text. */
+const isFortiConfig = perText((text) =>
+  /(?:^|\n)[ \t]*(?:config[ \t]+[a-z]|edit[ \t]+["\d])/.test(text)
+);
 
-/**
- * A FortiGate `set password`: only in a FortiOS config (`config …`, `edit
- * "…"`); asked once per text, however many candidates ask (text dense with
- * `set password` read the whole text for each).
- */
+/** A FortiGate `set password`: only in a FortiOS config. */
 function fortiContext(c: Candidate): string | undefined {
   if (c.groups["forti"] === undefined) return undefined;
-  if (fortiOf?.text !== c.text) {
-    fortiOf = {
-      text: c.text,
-      found: /(?:^|\n)[ \t]*(?:config[ \t]+[a-z]|edit[ \t]+["\d])/.test(c.text),
-    };
-  }
-  return fortiOf.found ? undefined : "set password outside a FortiOS config";
+  return isFortiConfig(c.text) ? undefined : "set password outside a FortiOS config";
 }
 
 /** Passwords and keys of network devices' configs and consoles. */

@@ -9,6 +9,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { perText } from "../_memo.ts";
 import { textPasswordNameProblem } from "../secret_keys.ts";
 import {
   charClasses,
@@ -847,15 +848,10 @@ function phraseLooksSet(c: Candidate): string | undefined {
   return hasIniSection(c.text) ? undefined : "lowercase words outside an INI file";
 }
 
-let sectionsOf: { text: string; found: boolean } | undefined;
-
 /** Whether a line of `text` is an INI section header; asked once per text, however many candidates ask. */
-function hasIniSection(text: string): boolean {
-  if (sectionsOf?.text !== text) {
-    sectionsOf = { text, found: /(?:^|\n)[ \t]*\[[\w. -]{1,60}\][ \t]*(?:\r?\n|$)/.test(text) };
-  }
-  return sectionsOf.found;
-}
+const hasIniSection = perText((text) =>
+  /(?:^|\n)[ \t]*\[[\w. -]{1,60}\][ \t]*(?:\r?\n|$)/.test(text)
+);
 
 /**
  * An unquoted passphrase that runs to the end of its line under a password

@@ -28,6 +28,10 @@ export function ssnProblem(value: string): string | undefined {
  * number stands in: the text's tables are read only for a number with no
  * context nearby.
  */
+function ssnStructure(c: Candidate): string | undefined {
+  return ssnProblem(c.secret);
+}
+
 function ssnContext(c: Candidate): string | undefined {
   const window = c.text.slice(Math.max(0, c.start - 80), c.end + 40).toLowerCase();
   if (/ssn|social[ _-]?security|soc\.? ?sec/.test(window)) return undefined;
@@ -50,9 +54,7 @@ export const ssn: Rule = {
   secretFrom: "head",
   priority: 250,
   validators: [
-    function ssnStructure(c) {
-      return ssnProblem(c.secret);
-    },
+    ssnStructure,
     ssnContext,
   ],
   allowlist: [],
@@ -88,9 +90,7 @@ export const ssnValue: Rule = {
   secretGroup: "secret",
   priority: 250,
   validators: [
-    function ssnStructure(c) {
-      return ssnProblem(c.secret);
-    },
+    ssnStructure,
   ],
   allowlist: [],
   truePositives: [
