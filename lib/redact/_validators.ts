@@ -108,6 +108,15 @@ export function mod97Valid(value: string): boolean {
 
 const mod97Checked = new Map<string, boolean>();
 
+/**
+ * Whether offset `at` of `text` follows the head of a grouped IBAN and its
+ * groups (`DE37 5710 7128 `): digits there are the IBAN's, even when its
+ * check digits fail, never a card or a phone number of their own.
+ */
+export function followsIbanGroups(text: string, at: number): boolean {
+  return /[A-Z]{2}\d\d(?: [0-9A-Z]{4}){0,7} $/.test(text.slice(Math.max(0, at - 40), at));
+}
+
 function mod97ValidOf(value: string): boolean {
   const iban = value.replace(/ /g, "").toUpperCase();
   if (iban.length < 5 || ibanLength(iban.slice(0, 2)) !== iban.length) return false;

@@ -15,6 +15,7 @@
  */
 
 import { applyFindings, type Finding, scanText, withDisjoint, withEchoes } from "./_engine.ts";
+import { escapedRunFindings } from "./_escaped_runs.ts";
 import { jsonStringFindings } from "./_json_values.ts";
 
 export { RedactionTimeoutError } from "./_engine.ts";
@@ -83,12 +84,14 @@ export function redactText(text: string, options: RedactOptions = {}): Redaction
 /**
  * What is replaced in `text`: the rules' findings; where `text` is one JSON
  * document, what they find in each of its escaped strings, decoded, as the
- * hook reads a payload; and every other occurrence of a secret found.
+ * hook reads a payload; what they find in runs written with URL or `\/`
+ * escapes, decoded; and every other occurrence of a secret found.
  */
 function findingsOf(text: string, options: RedactOptions): Finding[] {
   const found = scanText(text, RULES, options).findings;
-  const inStrings = jsonStringFindings(text, (value) => scanText(value, RULES, options).findings);
-  return withEchoes(text, withDisjoint(found, inStrings));
+  const scan = (value: string) => scanText(value, RULES, options).findings;
+  const decoded = [...jsonStringFindings(text, scan), ...escapedRunFindings(text, scan)];
+  return withEchoes(text, withDisjoint(found, decoded));
 }
 
 /** What {@linkcode redactLines} returns. */

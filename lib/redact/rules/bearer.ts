@@ -29,8 +29,10 @@ export const bearer: Rule = {
         // Also a call's two arguments: `.header("Authorization", "Token …")`.
         `|[Aa]uthorization(?:\\\\?["'])?[ \\t]*[:=,][ \\t]*(?:\\\\?["'])?(?:${SCHEMES})` +
         // Swift: `setValue("Token …", forHTTPHeaderField: "Authorization")`.
-        `|"(?=(?:${SCHEMES})[ \\t]+[^"\\n]{15,8192}",[ \\t]*forHTTPHeaderField:[ \\t]*"Authorization")(?:${SCHEMES}))` +
-        "[ \\t]+(?<secret>[A-Za-z0-9._~+/-]{15,8192}[A-Za-z0-9_~+/-]={0,2})",
+        `|"(?=(?:${SCHEMES})[ \\t]+[^"\\n]{15,8192}",[ \\t]*forHTTPHeaderField:[ \\t]*"Authorization")(?:${SCHEMES})` +
+        // The scheme and the token joined by code: `paste("Bearer", "…")`, `"Bearer " + "…"`.
+        "|\\b(?:[Bb]earer|BEARER)[ \\t]?\\\\?[\"'][ \\t]{0,4}(?:,|\\+|\\.{1,2})[ \\t]{0,4}\\\\?[\"'])" +
+        "(?:[ \\t]+|(?<=[\"']))(?<secret>[A-Za-z0-9._~+/-]{15,8192}[A-Za-z0-9_~+/-]={0,2})",
       "dg",
     ),
   secretGroup: "secret",
@@ -50,6 +52,8 @@ export const bearer: Rule = {
     "Authorization: Key os_v2_app_q8lm3vx7rt2kw9pn4yb6hc1jd5fs0ga2",
     'conn.header("Authorization", "Token 9f3c0a1e7b2d4c8e9f6a5d1b3e7c9a2f")',
     'request.setValue("Token 9f3c0a1e7b2d4c8e9f6a5d1b3e7c9a2f", forHTTPHeaderField: "Authorization")',
+    'httr::add_headers(Authorization = paste("Bearer", "Vq3Tm8Lx2Rk7Wn9Pb4Yc6Hd1Jf5Gs0Za"))',
+    "headers: { Authorization: 'Bearer ' + 'Vq3Tm8Lx2Rk7Wn9Pb4Yc6Hd1Jf5Gs0Za' },",
   ],
   falsePositives: [
     // A variable reference.
@@ -59,5 +63,8 @@ export const bearer: Rule = {
     // An OpenAPI scheme name on the next line.
     "scheme: bearer\n  bearerFormat: JWT",
     'request.setValue("Token \\(apiKey)", forHTTPHeaderField: "Authorization")',
+    // The scheme in a list or an OAuth response, beside other strings.
+    '{"token_type": "Bearer", "access_token_expires_in_seconds": 3600}',
+    'const schemes = ["Bearer", "Basic", "Digest"];',
   ],
 };

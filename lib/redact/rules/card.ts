@@ -8,7 +8,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { inWordList, luhnValid } from "../_validators.ts";
+import { followsIbanGroups, inWordList, luhnValid } from "../_validators.ts";
 import { PUBLISHED_TEST_CARDS } from "./_published_test_cards.ts";
 
 function issuerProblem(digits: string): string | undefined {
@@ -41,6 +41,8 @@ function cardProblem(c: Candidate): string | undefined {
   if (issuer !== undefined) return issuer;
   if (!luhnValid(digits)) return "Luhn check fails";
   if (/^(\d)\1+$/.test(digits)) return "one digit repeated";
+  // `DE37 5710 7128 0601 7273 24`: a valid IBAN is the IBAN rule's, and an invalid one no card.
+  if (followsIbanGroups(c.text, c.start)) return "groups of an IBAN";
   if (inWordList(PUBLISHED_TEST_CARDS, digits)) return "published test card";
   return undefined;
 }
@@ -93,5 +95,7 @@ export const card: Rule = {
     "1716912345123",
     // A 16-digit number that fails Luhn.
     "4539 1488 0343 6468",
+    // The groups of an IBAN whose check digits fail.
+    'assertFalse(Iban.isValid("DE37 5710 7128 0601 7273 24"))',
   ],
 };

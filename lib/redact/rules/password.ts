@@ -1168,7 +1168,7 @@ export const passwordToolFlag: Rule = {
  * escaped), a variable or a number, maybe on a line of its own.
  */
 export const CALL_ARGUMENT =
-  "\\s{0,16}(?:\\\\{0,3}\"[^\"\\\\\\n]{0,200}\\\\{0,3}\"|\\\\{0,3}'[^'\\\\\\n]{0,200}\\\\{0,3}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4}";
+  "\\s{0,64}(?:\\\\{0,3}\"[^\"\\\\\\n]{0,200}\\\\{0,3}\"|\\\\{0,3}'[^'\\\\\\n]{0,200}\\\\{0,3}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4}";
 
 /**
  * The password as the second argument of a login call: `login("u", "p")`,
@@ -1225,7 +1225,7 @@ export const passwordCall: Rule = {
         "|\\b(?:with[ \\t]+(?:encrypted[ \\t]+)?password|identified(?:[ \\t]+with[ \\t]+\\w{1,40})?[ \\t]+by)[ \\t]{0,4}=?)" +
         // A quote may be escaped once or more: the call inside a JSON string. The argument may
         // stand on a line of its own.
-        "\\s{0,16}(?:\\\\{0,3}\"(?<secret>[^\"\\\\\\n]{1,4096})\\\\{0,3}\"|\\\\{0,3}'(?<secret>[^'\\\\\\n]{1,4096})\\\\{0,3}')" +
+        "\\s{0,64}(?:\\\\{0,3}\"(?<secret>[^\"\\\\\\n]{1,4096})\\\\{0,3}\"|\\\\{0,3}'(?<secret>[^'\\\\\\n]{1,4096})\\\\{0,3}')" +
         // `"…".toCharArray()` (Java's PasswordAuthentication) may follow.
         "[ \\t]{0,4}(?=[,)\\];\\s.]|$)",
       "dgi",
