@@ -462,8 +462,10 @@ export const genericKeySaid: Rule = {
         "(?<![\\w-]{41}(?:[Aa]ccess|[Ss]ecret|[Aa]pi|API|ACCESS|SECRET|[Aa]uth|[Cc]lient)(?:[ _]?[Kk]ey|[ _]?[Tt]oken|[ _]?[Ss]ecret|_KEY|_TOKEN|_SECRET))" +
         "[ \\t]{1,4}(?=[A-Za-z0-9_\\-+/=.~]{0,40}(?:\\d|[A-Z][a-z]{0,3}[A-Z]))" +
         "(?<secret>[A-Za-z0-9][\\w+/.~-]{14,8190}[\\w+/~-]={0,2})(?![\\w=])" +
-        // `verifying opaque token Xk9…`: the word token, a value of 32 or more in both cases with digits.
-        "|(?:[Tt]oken|TOKEN)(?<![A-Za-z](?:[Tt]oken|TOKEN))[ \\t]{1,4}(?=[A-Za-z0-9_-]{0,40}\\d)(?=[A-Za-z0-9_-]{0,40}[A-Z])(?=[A-Za-z0-9_-]{0,40}[a-z])" +
+        // `verifying opaque token Xk9…`, `and secret FjP…`: the word token or secret, a value of 32
+        // or more in both cases with digits.
+        "|(?:[Tt]oken|TOKEN|[Ss]ecret|SECRET)(?<![A-Za-z](?:[Tt]oken|TOKEN|[Ss]ecret|SECRET))[ \\t]{1,4}" +
+        "(?=[\\w+/.~-]{0,40}\\d)(?=[\\w+/.~-]{0,40}[A-Z])(?=[\\w+/.~-]{0,40}[a-z])" +
         "(?<secret>[A-Za-z0-9][\\w+/.~-]{30,8190}[\\w+/~-]={0,2})(?![\\w=])",
       "dg",
     ),
@@ -489,6 +491,7 @@ export const genericKeySaid: Rule = {
     "partner MOMOX, accessKey Wq8Lm3Vx7Rt2Kz9P, secretKey hTqLmWxRvKzPnBcHdJfGsUeIoQwErTyUi.",
     // Two words.
     "using account sid AC… and auth token 9f3c0a1e7b2d4c8e9f6a5d1b3e7c9a2f with basic auth",
+    "I'm using api key XRZLJT700HGP8ITP and secret Fj7PekY+N7c/BRqxqLLFqS8P0fCQ2w2KmrojhrMo1AsAb6TWivbw on the orders cluster",
   ],
   falsePositives: [
     "The ECDSA key fingerprint is SHA256:Qx7d3K9mVb2Lr8Tq4Wz6Np1HcJf5Gs0Ya2Ue4Io7Qw3.",

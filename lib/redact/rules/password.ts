@@ -293,9 +293,7 @@ function userPassAt(text: string, at: number, flag: string): boolean {
  * `mkdir -p`, `git push -u origin` and `cp -u` are in most shell commands.
  */
 function mayPassFlag(text: string): boolean {
-  if (text.includes("sshpass") || text.includes("--pass") || text.includes("--db-password")) {
-    return true;
-  }
+  if (text.includes("sshpass") || text.includes("-pass") || text.includes("_pass")) return true;
   if (text.includes("redis-cli") || SPACED_PASSWORD_COMMANDS.test(text)) return true;
   for (let at = text.indexOf("-p"); at >= 0; at = text.indexOf("-p", at + 1)) {
     if (at === 0 || at + 2 >= text.length || !mayBeSpace(text.charCodeAt(at - 1))) continue;
@@ -328,12 +326,19 @@ function spacedFlagCommand(c: Candidate): string | undefined {
   return command.test(before) ? undefined : `${flag} with a blank outside a password command`;
 }
 
+/**
+ * Words that make a `--…-pass` flag a switch: it asks for the password, or
+ * names where it is kept (Ansible's `--ask-become-pass`, `--no-password`).
+ */
+const PASSWORD_SWITCH_WORDS =
+  "ask|no|prompt|skip|use|require|empty|allow|check|save|remember|show|hide|read|print|echo|verify|change|reset|forgot";
+
 /** `-pSECRET` attached to a flag (mysql and friends). */
 export const passwordFlagAttached: Rule = {
   id: "password_flag",
   description: "Password in a command-line flag (-pSECRET, sshpass -p, --password, -u user:pass)",
   placeholder: "<PASSWORD>",
-  keywords: [" -p", "--pass", "-u ", "--user ", "--user=", "redis-cli"],
+  keywords: [" -p", "-pass", "_pass", "-u ", "--user ", "--user=", "redis-cli"],
   precheck: (facts) => mayPassFlag(facts.text),
   pattern: () =>
     new RegExp(
@@ -342,6 +347,12 @@ export const passwordFlagAttached: Rule = {
         `|\\bsshpass[ \\t]+-p[ \\t]*${flagValue("(?<sshpass>(?<secret>[^\\s'\"]{1,4096}))")}` +
         `|(?<![\\w-])--(?:password|passwd|pass|db-password)(?:=|[ \\t]+)${
           flagValue("(?<secret>[^\\s'\"]{1,4096})")
+        }` +
+        // A service's password flag (`--redis-pass`, `--smtp_password`), not a switch that asks
+        // for one (`--ask-become-pass`, `--no-password`).
+        `|(?<![\\w-])--(?!(?:${PASSWORD_SWITCH_WORDS})[-_])(?<service>(?:[a-z0-9]{1,20}[-_]){1,3})` +
+        `(?:password|passwd|pass|pwd)(?:=|[ \\t]+)${
+          flagValue("(?<secret>[^\\s'\"-][^\\s'\"]{0,4095})")
         }` +
         // The quotes may be escaped: the command inside a JSON string.
         `|(?<!\\S)(?:-u|--user)(?:[ \\t]+|=)(?:"[^"\\s:$]{1,100}"|'[^'\\s:$]{1,100}'|\\\\{0,3}['"]?[^\\s:'"$\\\\]{1,100}):` +
@@ -360,6 +371,7 @@ export const passwordFlagAttached: Rule = {
       if (c.groups["quoted"] !== undefined || c.groups["sshpass"] !== undefined) {
         return c.secret.length < 4 ? `length ${c.secret.length} < 4` : undefined;
       }
+      if (c.groups["service"] !== undefined) return passwordShapeProblem(c.secret);
       if (c.match.startsWith("--")) {
         return c.secret.length < 4 ? `length ${c.secret.length} < 4` : undefined;
       }
@@ -374,6 +386,8 @@ export const passwordFlagAttached: Rule = {
     '{"command": "curl -X POST -u \\"svc-release:1f2105ccd5be83293f7a2c05add368923c\\" https://ci.lan/job"}',
     "mysql -h db -u admin -pK9#vLq2mWx app",
     "sshpass -p 'hX4!rTz9' ssh ops@10.0.0.7",
+    "node dist/index.js --redis-host 127.0.0.1 --redis-pass Rh7fT87VVONwXIdToETC",
+    "./migrate --smtp_password=Qw8!zLm2Vx9k --dry-run",
     "pg_dump --password=Zq8mN3vL app > dump.sql",
     "curl -u deploy:Rt7Kw9Pn4Yb https://ci.example.org/api",
     // Quoted user and password apart.
@@ -398,6 +412,9 @@ export const passwordFlagAttached: Rule = {
     'curl -u "$USER:$TOKEN" https://api.example.org',
     // A blank -p outside the commands that take a password so.
     "mkdir -p build/out && ssh -p 2222 host",
+    // Switches that ask for a password, and a password flag's file.
+    "ansible-playbook --ask-become-pass site.yml && psql --no-password -h db",
+    "docker login --password-stdin ghcr.io && app --db-pass $DB_PASS --smtp-pass config.yaml",
   ],
 };
 
