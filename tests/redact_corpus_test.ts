@@ -63,6 +63,9 @@ const HELD_OUT = [
   "heldout_sessions17_sealed.jsonl",
   "heldout_sessions18_sealed.jsonl",
   "heldout_sessions19_sealed.jsonl",
+  "heldout_sessions20_sealed.jsonl",
+  "heldout_sessions21_sealed.jsonl",
+  "heldout_sessions23_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -84,6 +87,9 @@ const HELD_OUT = [
   "heldout_sessions17_probe.jsonl",
   "heldout_sessions18_probe.jsonl",
   "heldout_sessions19_probe.jsonl",
+  "heldout_sessions20_probe.jsonl",
+  "heldout_sessions21_probe.jsonl",
+  "heldout_sessions23_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {

@@ -35,10 +35,11 @@ export function memoize<V extends NonNullable<unknown>>(
 }
 
 /**
- * `test`, remembered for the last text it was asked about: a validator asks
+ * `compute`, remembered for the last text it was asked about: a validator asks
  * it for every candidate of one text, and a text dense with candidates read
  * itself whole for each (1 MiB of `set password …`: 16 s). One entry, so a
- * long text is never hashed, only compared with itself.
+ * long text is never hashed, only compared with itself. `compute` must
+ * never return `undefined`.
  *
  * @example
  * ```ts
@@ -46,12 +47,12 @@ export function memoize<V extends NonNullable<unknown>>(
  * hasHeader(text); // computed once for this text
  * ```
  */
-export function perText(test: (text: string) => boolean): (text: string) => boolean {
+export function perText<T>(compute: (text: string) => T): (text: string) => T {
   let last: string | undefined;
-  let answer = false;
+  let answer: T | undefined;
   return (text) => {
-    if (text !== last) {
-      answer = test(text);
+    if (text !== last || answer === undefined) {
+      answer = compute(text);
       last = text;
     }
     return answer;

@@ -266,8 +266,12 @@ function mayReferToASecret(value: string): boolean {
   return value.includes("://") || value.startsWith("arn:") || value.startsWith("projects/") ||
     value.startsWith("@") || value.startsWith("ENC[") || value.startsWith(":") ||
     value.startsWith("$") || value.startsWith("__") || value.startsWith("process.env") ||
-    value.startsWith("import.meta.env") || value.startsWith("os.environ");
+    value.startsWith("import.meta.env") || value.startsWith("os.environ") ||
+    UPPER_SNAKE.test(value);
 }
+
+/** A name in upper snake case (`DOCKER_LOGIN_PASSWORD`): how environment variables are named. */
+const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 
 /**
  * Why `value` stands for a secret kept elsewhere rather than being one, or
@@ -288,6 +292,13 @@ function referenceProblem(value: string): string | undefined {
   // `process.env.DB_PASSWORD!`, `os.environ["…"]`: read from the environment.
   if (/^(?:process\.env|import\.meta\.env|os\.environ)\b/.test(value)) {
     return "an environment lookup";
+  }
+  // Buildkite's `password-env: DOCKER_LOGIN_PASSWORD`: the variable that holds it.
+  if (
+    UPPER_SNAKE.test(value) &&
+    /(?:^|_)(?:PASS\w*|PWD|TOKEN|SECRET|KEY|CREDENTIALS?)(?:_|$)/.test(value)
+  ) {
+    return "an environment variable's name";
   }
   return undefined;
 }
@@ -330,7 +341,9 @@ export const placeholderProblem: (value: string) => string | undefined = remembe
 function placeholderProblemOf(value: string): string | undefined {
   if (value.length === 0) return "empty";
   if (plainlyNotPlaceholder(value)) return undefined;
-  if (/[<>{}]|\$\(|\$\{|%\(|%s\b|\{\{/.test(value)) return "template syntax";
+  // `$(` and `%(` start a substitution only before a name (`$(cat f)`, `%(name)s`): Django's
+  // generated keys hold `$(=8…` too.
+  if (/[<>{}]|\$\([\w$]|\$\{|%\(\w|%s\b|\{\{/.test(value)) return "template syntax";
   if (value.startsWith("$") || /^%(?:\w+%|\d$)/.test(value)) return "variable reference";
   const reference = referenceProblem(value);
   if (reference !== undefined) return reference;

@@ -173,7 +173,10 @@ export function textSecretNameProblem(name: string): string | undefined {
   // VNPay's `vnp_HashSecret`: the secret a hash is keyed with.
   if (/^hash$/.test(parts.at(-2) ?? "") && /^secret$/.test(parts.at(-1) ?? "")) return undefined;
   if (
-    parts.some((part) => PUBLIC_ANYWHERE.has(part)) ||
+    // NextAuth's `next-auth.session-token` is no pagination token.
+    parts.some((part, i) =>
+      PUBLIC_ANYWHERE.has(part) && !(part === "next" && parts[i + 1] === "auth")
+    ) ||
     PUBLIC_LAST.has(parts.at(-1) ?? "") ||
     /[a-z]Id$|Hash$/.test(name) || /[a-z](?:Name|Ref|Path|File|Type|Url|Arn|Id)$/.test(name)
   ) {

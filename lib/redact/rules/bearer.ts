@@ -27,7 +27,7 @@ export const bearer: Rule = {
     new RegExp(
       "(?:\\b(?:[Bb]earer|BEARER|SSWS)" +
         // Also a call's two arguments: `.header("Authorization", "Token …")`.
-        `|[Aa]uthorization(?:\\\\?["'])?[ \\t]*[:=,][ \\t]*(?:\\\\?["'])?(?:${SCHEMES})` +
+        `|(?:[Aa]uthorization|AUTHORIZATION)(?:\\\\?["'])?[ \\t]*[:=,][ \\t]*(?:\\\\?["'])?(?:${SCHEMES})` +
         // Swift: `setValue("Token …", forHTTPHeaderField: "Authorization")`.
         `|"(?=(?:${SCHEMES})[ \\t]+[^"\\n]{15,8192}",[ \\t]*forHTTPHeaderField:[ \\t]*"Authorization")(?:${SCHEMES})` +
         // The scheme and the token joined by code: `paste("Bearer", "…")`, `"Bearer " + "…"`.
@@ -51,6 +51,8 @@ export const bearer: Rule = {
     // OneSignal's scheme; a header set by a call.
     "Authorization: Key os_v2_app_q8lm3vx7rt2kw9pn4yb6hc1jd5fs0ga2",
     'conn.header("Authorization", "Token 9f3c0a1e7b2d4c8e9f6a5d1b3e7c9a2f")',
+    // Django's test client sets the header as a WSGI variable.
+    'client.credentials(HTTP_AUTHORIZATION="Token 928dcb1bccd0f05083e2a98df2c08abe8256a55f")',
     'request.setValue("Token 9f3c0a1e7b2d4c8e9f6a5d1b3e7c9a2f", forHTTPHeaderField: "Authorization")',
     'httr::add_headers(Authorization = paste("Bearer", "Vq3Tm8Lx2Rk7Wn9Pb4Yc6Hd1Jf5Gs0Za"))',
     "headers: { Authorization: 'Bearer ' + 'Vq3Tm8Lx2Rk7Wn9Pb4Yc6Hd1Jf5Gs0Za' },",

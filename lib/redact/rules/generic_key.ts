@@ -24,6 +24,7 @@ import {
   notCall,
   notPlaceholder,
   notSealedCiphertext,
+  passwordShapeProblem,
   placeholderProblem,
   PUBLISHABLE_KEYS,
   remembered,
@@ -103,6 +104,16 @@ function notPlainUuid(c: Candidate): string | undefined {
     : "a UUID under a plain key name";
 }
 
+/**
+ * Base64 that merely starts with `/`: long, all three character classes,
+ * and padded, or with a `+`, or a part between slashes no path has (24+).
+ */
+function isBase64KeyMaterial(value: string): boolean {
+  if (value.length < 32 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  if (!/[a-z]/.test(value) || !/[A-Z]/.test(value) || !/\d/.test(value)) return false;
+  return /[+=]/.test(value) || value.split("/").some((part) => part.length >= 24);
+}
+
 function notCodePath(c: Candidate): string | undefined {
   // A part of 16+ characters with two digits is token material (an unsigned JWT, a Discord
   // token); `PBKDF2PasswordHasher` is a class.
@@ -110,7 +121,8 @@ function notCodePath(c: Candidate): string | undefined {
     /^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$/.test(c.secret) &&
     !c.secret.split(".").some((part) => part.length >= 16 && /\d.*\d/.test(part))
   ) return "dotted identifier";
-  if (/^(?:https?:)?\/\//.test(c.secret) || /^\.{0,2}\//.test(c.secret)) return "URL or path";
+  if (/^(?:https?:)?\/\//.test(c.secret)) return "URL or path";
+  if (/^\.{0,2}\//.test(c.secret) && !isBase64KeyMaterial(c.secret)) return "URL or path";
   // `exports/e9a7….csv`, `uploads/20/18/667373a9…`: an object's path, not a key (base64 keys
   // hold slashes too, but never end in an extension nor run in lowercase between three of them).
   if (
@@ -177,6 +189,22 @@ function pastBlockHeader(lower: string, at: number): number {
   return i;
 }
 
+/** A type between a name's `:` and its `=` (`: str =`, `: &'static str =`), then a quote. */
+const TYPE_ANNOTATION = /&?[a-z_][\w.[\]|]{0,30}[ \t]+=[ \t]{0,4}(?:\\{0,3}["'])?/y;
+
+/** Whether 16 value characters holding a digit and a letter start at `at`. */
+function holdsValue(lower: string, at: number): boolean {
+  let digit = false;
+  let letter = false;
+  let end = at;
+  for (; end < lower.length && isValueChar(lower.charCodeAt(end)); end++) {
+    const c = lower.charCodeAt(end);
+    if (c >= 48 && c <= 57) digit = true;
+    else if (c >= 97 && c <= 122) letter = true;
+  }
+  return end - at >= SHORT_MIN && digit && letter;
+}
+
 /**
  * Whether some name word is followed, past the rest of its name and what
  * may stand before a value, by 16 value characters holding a digit and a
@@ -224,6 +252,9 @@ function mayAssignSecret(lower: string): boolean {
       ) {
         return true;
       }
+      // A typed declaration's value: `secret: str = "…"`.
+      TYPE_ANNOTATION.lastIndex = valueStart;
+      if (TYPE_ANNOTATION.test(lower) && holdsValue(lower, TYPE_ANNOTATION.lastIndex)) return true;
     }
   }
   return false;
@@ -258,7 +289,7 @@ export const genericKey: Rule = {
         "|\\bconfigure[ \\t]+set[ \\t]+(?<name>[\\w.-]{1,80})[ \\t]+[\"']?" +
         // PowerShell: `Set-Item -Path Env:NAME -Value VALUE`.
         "|\\bEnv:(?<name>[\\w.-]{1,80})[ \\t]+-Value[ \\t]+[\"']?" +
-        "|\\bgh[ \\t]+secret[ \\t]+set[ \\t]+(?<setsecret>[\\w-]{1,100})[ \\t]+(?:--body|-b)(?:=|[ \\t]+)[\"']?" +
+        "|\\bgh[ \\t]+secret[ \\t]+set[ \\t]+(?<setsecret>[\\w-]{1,100})[ \\t]+(?:-{1,2}(?!body\\b|b\\b)[\\w-]{1,20}(?:[ \\t=]+[^\\s-][^\\s]{0,200})?[ \\t]+){0,4}(?:--body|-b)(?:=|[ \\t]+)[\"']?" +
         // `vercel env add NAME production --value VALUE`: whatever NAME says.
         "|\\bvercel[ \\t]+env[ \\t]+add[ \\t]+(?<setsecret>[\\w-]{1,100})[^\\n|;&]{0,100}?--value(?:=|[ \\t]+)[\"']?)" +
         // A digit somewhere in the value, as `hasDigitAndLetter` wants: looked for here, a value
@@ -275,6 +306,13 @@ export const genericKey: Rule = {
     notCall,
     notCodePath,
     notPlainUuid,
+    function notNamedDigest(c) {
+      // A cache key or an artifact's name: words, then a digest of the content
+      // (`Linux-pnpm-646dac…`, `node-modules-v2-<sha256>`).
+      return /^(?:[A-Za-z][A-Za-z0-9]*[-_.]){2,6}[0-9a-f]{40,64}$/.test(c.secret)
+        ? "words and a content digest"
+        : undefined;
+    },
     hasDigitAndLetter,
     shortValueShape,
     minEntropy(2.5),
@@ -304,9 +342,12 @@ export const genericKey: Rule = {
     "[Environment]::SetEnvironmentVariable('API_TOKEN', 'Qp7Lx2Wm9Rz4Vt8Kn3Bc6', 'User')",
     "aws configure set aws_secret_access_key Rw9Tz4Kq8Lm3Vx7Nb2Pc6Hd1Jf5Gs0Ya8",
     'gh secret set DEPLOY_HOOK --body "Kv8Nq3Wx7Lz2Rt6Pm9Bc4Hd"',
+    "gh secret set VERCEL_TOKEN --repo acme/web --env production --body 'Pa7GVALblcTf9bKtZF7AGQIa'",
     'Set-Item -Path Env:WEATHER_API_KEY -Value "Gq8LmxJTeKdNnFRIBXuDL7DxtpYlSXp"',
   ],
   falsePositives: [
+    // A cache's key: its files' digest after words.
+    "key: Linux-pnpm-646dac532fce276b341bfac190442820581cc3f07d7628ad2f836f21294f8e35",
     // An S3 object's key.
     '{"Key": "exports/customers_2024-05-17.parquet", "VersionId": "I9PxYkzbA5IFGPKlHChl2y1AxEz17qNb"}',
     // RevenueCat's public app key, made for the app.
@@ -348,7 +389,7 @@ export const genericKeyMarkup: Rule = {
     "Key, secret or token named apart from its value: <apiKey>…</apiKey>, <add key=… value=…/>, env name/value entries, Dockerfile ENV",
   placeholder: "<SECRET>",
   keywords: NAME_WORDS,
-  precheck: (facts) => mayHoldMarkup(facts.text),
+  precheck: (facts) => mayHoldMarkup(facts.lower),
   pattern: () => markupPattern(NAME_WORDS.join("|")),
   secretGroup: "secret",
   priority: 400,
@@ -464,7 +505,7 @@ export const genericKeySaid: Rule = {
         "(?<secret>[A-Za-z0-9][\\w+/.~-]{14,8190}[\\w+/~-]={0,2})(?![\\w=])" +
         // `verifying opaque token Xk9…`, `and secret FjP…`: the word token or secret, a value of 32
         // or more in both cases with digits.
-        "|(?:[Tt]oken|TOKEN|[Ss]ecret|SECRET)(?<![A-Za-z](?:[Tt]oken|TOKEN|[Ss]ecret|SECRET))[ \\t]{1,4}" +
+        "|(?:[Tt]oken|TOKEN|[Ss]ecret|SECRET)(?<![A-Za-z](?:[Tt]oken|TOKEN|[Ss]ecret|SECRET))(?<bare>[ \\t]{1,4})" +
         "(?=[\\w+/.~-]{0,40}\\d)(?=[\\w+/.~-]{0,40}[A-Z])(?=[\\w+/.~-]{0,40}[a-z])" +
         "(?<secret>[A-Za-z0-9][\\w+/.~-]{30,8190}[\\w+/~-]={0,2})(?![\\w=])",
       "dg",
@@ -479,6 +520,13 @@ export const genericKeySaid: Rule = {
         : undefined;
     },
     ...PROSE_KEY_CHECKS,
+    function notNamedAfterWord(c) {
+      // `store secret AKVaultRef_MobileApp2024Prod_SigningKey01 in vault`: a name made of words.
+      if (c.groups["bare"] === undefined || !/[_-]/.test(c.secret)) return undefined;
+      return (c.secret.match(/[A-Za-z][a-z]{3,}/g)?.length ?? 0) >= 3
+        ? "a name made of words"
+        : undefined;
+    },
   ],
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
@@ -500,6 +548,7 @@ export const genericKeySaid: Rule = {
     "flutter build --dart-define=API_KEY=$OPENAI_API_KEY --dart-define=SENTRY_DSN=${SENTRY_DSN}",
     "pass accessToken req.headers.authorization to the client",
     "token 7f3c2a91d5e44b8a9c1f2e6d8a0b4c7f5e1d2c3b4a59687 and the key points: see docs/keys.md",
+    "the client secret rotates every 90 days; store secret AKVaultRef_MobileApp2024Prod_SigningKey01 in vault",
   ],
 };
 
@@ -531,6 +580,7 @@ export const commandKeyArgument: Rule = {
     "kv get",
     "secretsmanager",
     "config:get",
+    "cat ",
   ],
   pattern: () =>
     // A `.key` file written whole with one token (Rails' `config/master.key`).
@@ -548,8 +598,10 @@ export const commandKeyArgument: Rule = {
         "|\\b(?:buildkite-agent[ \\t]+secret[ \\t]+get|gcloud[ \\t]+secrets[ \\t]+versions[ \\t]+access|op[ \\t]+read" +
         "|doppler[ \\t]+secrets[ \\t]+get(?=[^\\n|>]{0,200}--plain)|vault[ \\t]+kv[ \\t]+get(?=[^\\n|>]{0,200}-field[= ])" +
         "|aws[ \\t]+secretsmanager[ \\t]+get-secret-value(?=[^\\n|>]{0,200}--output[ \\t=]+text)|heroku[ \\t]+config:get" +
-        // A raw private key printed: `cat privatekey` after `wg genkey`.
-        "|cat[ \\t]+\\S{0,200}private_?key\\b)" +
+        // A raw private key printed: `cat privatekey` after `wg genkey`; a key, token or
+        // password file's one line: `cat config/master.key`, `cat /run/secrets/db_password`.
+        "|cat[ \\t]+\\S{0,200}private_?key\\b" +
+        "|cat[ \\t]+\\S{0,200}(?:\\.key|secret|token|password|pwd|api[_-]?key)[\\w.-]{0,40}(?=[ \\t]*(?:\\r?\\n|\\\\n)))" +
         '[^\\n|>]{0,200}?(?:\\r?\\n|\\\\n)(?<secret>[^\\s\\\\"]{8,4096})(?=\\r?\\n|\\\\n|["$]|$)',
       "dg",
     ),
@@ -569,6 +621,8 @@ export const commandKeyArgument: Rule = {
     "ngrok config add-authtoken 2Xq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd_5Fs0Ga2Ue4Io7Qw3Er5Ty",
     '{"file_path": "/app/config/master.key", "content": "a94f1c8e7b2d60f3e5c9a7d1b4f8e2c6"}',
     "echo 'c7e2a9f4b1d8e6c3a5f9b2d7e4c1a8f6' > config/credentials/production.key",
+    "$ cat config/master.key\n791c2c64500f26337699c35b18a48c8f\n$ ls config/credentials/",
+    "$ docker exec api cat /run/secrets/db_password\nWq8-Lm3Vx7!Rt2\n",
     "echo 0fe5f63868f719f39a9ce30894cb9f6abe4b0d100eb3ac81b447edd6b22c8fa2 | sudo tee /etc/zabbix/agent.psk >/dev/null",
   ],
   falsePositives: [
@@ -577,6 +631,9 @@ export const commandKeyArgument: Rule = {
     "mc alias set local http://localhost:9000 minioadmin minioadmin",
     'mc alias set prod https://s3.lan "$MINIO_ACCESS_KEY" "$MINIO_SECRET_KEY"',
     "ngrok config add-authtoken $NGROK_AUTHTOKEN",
+    "$ cat config/secrets.yml\nproduction:\n  secret_key_base: <%= ENV['SECRET_KEY_BASE'] %>",
+    "$ cat tokenizer.json | head -1\n{",
+    "$ cat /etc/nginx/.htpasswd\ngrafana:$2y$12$9g7222u.Z.Jq6dvwT2/Z7gFC6UexRrc46FGDWvHHWDqr/.NB3wLfw",
     '{"file_path": "/app/config/master.key", "content": "<%= ENV.fetch(\'RAILS_MASTER_KEY\') %>"}',
   ],
 };
@@ -630,36 +687,74 @@ export const clientKeyArgument: Rule = {
 
 /** Whether a line of `text` is a `Key  Value` table header; asked once per text. */
 const hasKeyValueHeader = perText((text) =>
-  /(?:^|\n)[ \t]*Key[ \t]{2,}Value[ \t]*\r?\n/.test(text)
+  /(?:^|\n)[ \t]*(?:Key|KEY|Name|NAME)[ \t]{2,}(?:Value|VALUE)[ \t]*\r?\n/.test(text)
 );
+
+/** The row's name says secret, or password. */
+function nameSaysSecretOrPassword(c: Candidate): string | undefined {
+  const secret = nameSaysSecret(c);
+  return secret === undefined || textPasswordNameProblem(c.groups["name"] ?? "") === undefined
+    ? undefined
+    : secret;
+}
+
+/**
+ * A name, a leader of dots and a value, as Laravel's error page and
+ * `php artisan about` list the environment: `DB_PASSWORD ..... value`.
+ */
+export const genericKeyDotLeader: Rule = {
+  id: "secret_dot_leader",
+  description:
+    "Secret or password after its name and a leader of dots (Laravel's environment listing)",
+  placeholder: "<SECRET>",
+  keywords: [" ..."],
+  pattern: () =>
+    // Starts at the dots, then looks back for the name on the same line.
+    /(?<=(?:^|\n)[ \t]{0,8}(?<name>[\w.-]{1,80}))[ \t]\.{3,200}[ \t](?<secret>[^\s"'][^\s]{3,4095})[ \t]*(?=\r?\n|$)/dg,
+  secretGroup: "secret",
+  priority: 400,
+  validators: [
+    nameSaysSecretOrPassword,
+    notPlaceholder,
+    notCodePath,
+    function typedValue(c) {
+      return textPasswordNameProblem(c.groups["name"] ?? "") === undefined
+        ? passwordShapeProblem(c.secret)
+        : hasDigitAndLetter(c) ?? minEntropy(3)(c);
+    },
+  ],
+  allowlist: PUBLISHABLE_KEYS,
+  truePositives: [
+    "  Environment\n  APP_ENV ......... production\n  DB_PASSWORD ..... !XRbPosSBObdW2Rw\n  APP_KEY ......... base64:Q3Jm0vV7tXk9Lp2Rw8Yz4Nc6Hd1Jf5Gs0Za3Ub7Ie9o=",
+  ],
+  falsePositives: [
+    "  DB_PASSWORD ..... ********\n  CACHE_DRIVER .... redis\n  SESSION_DRIVER .. database\n  password_reset_ttl ... 60",
+  ],
+};
 
 /**
  * A row of a two-column key and value table, as `vault kv get` and other
  * CLIs print secrets: `esms_api_key      2nh5fy…` under a `Key  Value`
- * header. The name must say secret.
+ * header (`KEY  VALUE` in `pulumi config`, whose keys are namespaced). The
+ * name must say secret or password.
  */
 export const genericKeyTable: Rule = {
   id: "generic_api_key_table",
   description:
-    "Secret in a row of a Key/Value table printed by a CLI (vault kv get), its name saying secret",
+    "Secret in a row of a Key/Value table printed by a CLI (vault kv get, pulumi config), its name saying secret",
   placeholder: "<SECRET>",
   keywords: ["value"],
   precheck: (facts) => hasKeyValueHeader(facts.text),
   pattern: () =>
     // The name taken whole (a lookahead's capture, never backtracked into): each line is read once.
-    /^[ \t]{0,8}(?=(?<name>[\w.-]{1,80}))\k<name>[ \t]{2,80}(?<secret>[^\s"'`][^\s]{7,4095})[ \t]*\r?$/dgm,
+    /^[ \t]{0,8}(?=(?<name>[\w.:/-]{1,80}))\k<name>[ \t]{2,80}(?<secret>[^\s"'`][^\s]{7,4095})[ \t]*\r?$/dgm,
   secretGroup: "secret",
   priority: 400,
   validators: [
     function underKeyValueHeader(c) {
       return hasKeyValueHeader(c.text) ? undefined : "no Key/Value header";
     },
-    function nameSaysSecretOrPassword(c) {
-      const secret = nameSaysSecret(c);
-      return secret === undefined || textPasswordNameProblem(c.groups["name"] ?? "") === undefined
-        ? undefined
-        : secret;
-    },
+    nameSaysSecretOrPassword,
     notPlaceholder,
     notCodePath,
     hasDigitAndLetter,
@@ -669,6 +764,8 @@ export const genericKeyTable: Rule = {
   truePositives: [
     "Key                Value\n---                -----\ndb_password        .-433pU3H3If%TQoMiZYx%_o",
     "====== Data ======\nKey                  Value\n---                  -----\nesms_api_key         2nh5fyxkk1ehidadpwe3led1tqgjsg39\nesms_brand_name      LOTUSMART",
+    // `pulumi config --show-secrets`: namespaced keys under KEY and VALUE.
+    "KEY                 VALUE\naws:region          ap-southeast-1\nkite:dbPassword     7Qu7*rhY*v4baM!KBr",
   ],
   falsePositives: [
     "Key                Value\n---                -----\ncreated_time       2024-05-14T02:41:09.118273Z\nversion            7\napi_key_path       secret/data/apps/notifier",
@@ -766,7 +863,7 @@ export const genericKeyQuoted: Rule = {
     nameSaysSecret,
     function notTemplateOrPlaceholder(c) {
       // Keys like these hold `<`, `>`, `{`, `}` at random: only a template's shapes count.
-      if (/\$\{|\$\(|\{\{|%\(|<[A-Za-z_ -]{3,}>|\{[A-Za-z_]{2,}\}/.test(c.secret)) {
+      if (/\$\{|\$\([\w$]|\{\{|%\(\w|<[A-Za-z_ -]{3,}>|\{[A-Za-z_]{2,}\}/.test(c.secret)) {
         return "template syntax";
       }
       const problem = placeholderProblem(c.secret);
@@ -794,6 +891,8 @@ export const genericKeyQuoted: Rule = {
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "SECRET_KEY = 'k7#v)q2=9x!m@p4z(w8^t1&c5*r3$b6%n0+y-d'",
+    // A substitution's `$(` needs a name after it.
+    "SECRET_KEY = 'django-insecure-$tc)g)+o7d=9c$(=81-0#g&@qrj0@xw$4!rgf8z!d@bi3br*5n'",
     "define( 'AUTH_KEY', 'Qz<4 Lp]M~7r|Xc{2Wv@9Kd!T$h8(Nb+3Jf' );",
     '{"content": "SECRET_KEY = \\"h4@w)n9=q!x2^k&m7(v3*p8#z1+c5%r$b6\\"\\n"}',
   ],

@@ -228,6 +228,8 @@ export const passwordAssignment: Rule = {
     "password: !!binary |\n  UTJ4bGNuUXRjMlZqY21WMExUa3pOelE9",
   ],
   falsePositives: [
+    // The variable that holds it (Buildkite's docker-login plugin).
+    "      - docker-login#v3.0.0:\n          username: ci\n          password-env: DOCKER_LOGIN_PASSWORD",
     // A lookup table.
     "smtp_sasl_password_maps = hash:/etc/postfix/sasl_passwd",
     // When it changed.
@@ -315,14 +317,25 @@ function flagValue(bare: string): string {
 
 /** Commands whose `-p VALUE` (with a blank) is a password; `redis-cli` takes it as `-a`. */
 const SPACED_PASSWORD_COMMANDS =
-  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh|racadm)\b/;
+  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh|racadm|security)\b/;
 
-/** Rejects `-p VALUE` / `-a VALUE` outside the commands that take a password so. */
+/**
+ * The commands whose other flags take a password after a blank: macOS's
+ * `security import … -P` (the .p12's) and `set-key-partition-list … -k`
+ * (the keychain's).
+ */
+const SPACED_FLAG_COMMANDS: Readonly<Record<string, RegExp>> = {
+  "-a": /\bredis-cli\b/,
+  "-P": /\bsecurity[ \t]+import\b/,
+  "-k": /\bsecurity[ \t]+set-key-partition-list\b/,
+};
+
+/** Rejects `-p VALUE`, `-a VALUE`, … outside the commands that take a password so. */
 function spacedFlagCommand(c: Candidate): string | undefined {
   const flag = c.groups["spaced"];
   if (flag === undefined) return undefined;
   const before = commandBefore(c.text, c.matchStart, 300);
-  const command = flag === "-a" ? /\bredis-cli\b/ : SPACED_PASSWORD_COMMANDS;
+  const command = SPACED_FLAG_COMMANDS[flag] ?? SPACED_PASSWORD_COMMANDS;
   return command.test(before) ? undefined : `${flag} with a blank outside a password command`;
 }
 
@@ -343,7 +356,9 @@ export const passwordFlagAttached: Rule = {
   pattern: () =>
     new RegExp(
       `(?<=\\s)-p${flagValue("(?<secret>[^\\s'\"-][^\\s'\"]{0,4095})")}` +
-        `|(?<=\\s)(?<spaced>-p|-a)[ \\t]+${flagValue("(?<secret>[^\\s'\"-][^\\s'\"]{0,4095})")}` +
+        `|(?<=\\s)(?<spaced>-p|-a|-P|-k)[ \\t]+${
+          flagValue("(?<secret>[^\\s'\"-][^\\s'\"]{0,4095})")
+        }` +
         `|\\bsshpass[ \\t]+-p[ \\t]*${flagValue("(?<sshpass>(?<secret>[^\\s'\"]{1,4096}))")}` +
         `|(?<![\\w-])--(?:password|passwd|pass|db-password)(?:=|[ \\t]+)${
           flagValue("(?<secret>[^\\s'\"]{1,4096})")
@@ -351,7 +366,7 @@ export const passwordFlagAttached: Rule = {
         // A service's password flag (`--redis-pass`, `--smtp_password`), not a switch that asks
         // for one (`--ask-become-pass`, `--no-password`).
         `|(?<![\\w-])--(?!(?:${PASSWORD_SWITCH_WORDS})[-_])(?<service>(?:[a-z0-9]{1,20}[-_]){1,3})` +
-        `(?:password|passwd|pass|pwd)(?:=|[ \\t]+)${
+        `(?:password|passwd|pass|pwd)(?:=|[ \\t]+)(?:pass:)?${
           flagValue("(?<secret>[^\\s'\"-][^\\s'\"]{0,4095})")
         }` +
         // The quotes may be escaped: the command inside a JSON string.
@@ -371,7 +386,11 @@ export const passwordFlagAttached: Rule = {
       if (c.groups["quoted"] !== undefined || c.groups["sshpass"] !== undefined) {
         return c.secret.length < 4 ? `length ${c.secret.length} < 4` : undefined;
       }
-      if (c.groups["service"] !== undefined) return passwordShapeProblem(c.secret);
+      if (c.groups["service"] !== undefined) {
+        // apksigner's `--ks-pass env:NAME` and `file:PATH` say where the password is.
+        if (/^(?:env|file|fd|stdin)(?::|$)/.test(c.secret)) return "where the password is kept";
+        return passwordShapeProblem(c.secret);
+      }
       if (c.match.startsWith("--")) {
         return c.secret.length < 4 ? `length ${c.secret.length} < 4` : undefined;
       }
@@ -387,7 +406,11 @@ export const passwordFlagAttached: Rule = {
     "mysql -h db -u admin -pK9#vLq2mWx app",
     "sshpass -p 'hX4!rTz9' ssh ops@10.0.0.7",
     "node dist/index.js --redis-host 127.0.0.1 --redis-pass Rh7fT87VVONwXIdToETC",
+    // macOS keychains on a CI runner.
+    'security create-keychain -p "lGpZApdMt8eHT1NKir5_" build.keychain',
+    'security import dist.p12 -k "$KEYCHAIN" -P "harbor@maple62W" -T /usr/bin/codesign',
     "./migrate --smtp_password=Qw8!zLm2Vx9k --dry-run",
+    "apksigner sign --ks release.jks --ks-pass pass:Hq7mV2xLp9Rt app.apk",
     "pg_dump --password=Zq8mN3vL app > dump.sql",
     "curl -u deploy:Rt7Kw9Pn4Yb https://ci.example.org/api",
     // Quoted user and password apart.
@@ -412,9 +435,11 @@ export const passwordFlagAttached: Rule = {
     'curl -u "$USER:$TOKEN" https://api.example.org',
     // A blank -p outside the commands that take a password so.
     "mkdir -p build/out && ssh -p 2222 host",
+    "scp -P 2222 a.txt host: && security find-identity -p codesigning -v && ssh-keygen -k -f krl",
     // Switches that ask for a password, and a password flag's file.
     "ansible-playbook --ask-become-pass site.yml && psql --no-password -h db",
     "docker login --password-stdin ghcr.io && app --db-pass $DB_PASS --smtp-pass config.yaml",
+    "apksigner sign --ks my.jks --ks-pass env:KEYSTORE_PASS --key-pass file:/run/secrets/kp app.apk",
   ],
 };
 
@@ -907,6 +932,110 @@ export const passwordPhraseLine: Rule = {
   ],
 };
 
+/**
+ * A password set by a DSL's call without parentheses, on a line of its own:
+ * Gradle's `storePassword '…'`, Fastlane's and other Ruby DSLs'
+ * `password "…"`, a config's `password "…";`.
+ */
+export const passwordDslLine: Rule = {
+  id: "password_dsl_line",
+  description:
+    "Quoted password after its name and a blank, alone on its line (Gradle storePassword '…', Ruby DSLs)",
+  placeholder: "<PASSWORD>",
+  keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
+  pattern: () =>
+    new RegExp(
+      "(?:^|\\n)[ \\t]{0,40}(?<name>[A-Za-z_][\\w.]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.]{0,30})[ \\t]{1,8}" +
+        "(?:\"(?<secret>[^\"\\s\\\\]{4,200})\"|'(?<secret>[^'\\s\\\\]{4,200})')[ \\t]*;?[ \\t]*(?=\\r?\\n|$)",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [nameSaysPassword, notPlaceholder],
+  allowlist: [],
+  truePositives: [
+    "signingConfigs {\n    release {\n        storePassword '8i9FKV#0VDoJ^pnk@P'\n        keyAlias 'upload'\n        keyPassword \"eAl+d.u3w1dg$66Xps\"\n    }\n}",
+    'create_keychain(\n  name: "ci"\n)\nkeychain_password "Tq7!mLx2Vr9"',
+  ],
+  falsePositives: [
+    "storePassword System.getenv('KEYSTORE_PASSWORD')\nkeyPassword \"${keyPass}\"",
+    "puts password 'is wrong'\nvalidates :password_confirmation",
+  ],
+};
+
+/**
+ * Where each resource of a Terraform state (`"type": "…"`) or a `terraform
+ * state show` listing (`resource "…"`) starts, and whether it is a
+ * `random_password`.
+ */
+const terraformResources = perText((text) => {
+  const starts: number[] = [];
+  const randomPassword: boolean[] = [];
+  for (
+    const m of text.matchAll(
+      /"type"[ \t]{0,4}:[ \t]{0,4}"([\w-]{0,80})"|\bresource[ \t]+"([\w-]{0,80})"/g,
+    )
+  ) {
+    starts.push(m.index);
+    randomPassword.push((m[1] ?? m[2]) === "random_password");
+  }
+  return { starts, randomPassword };
+});
+
+/** Whether the resource `at` stands in is a `random_password`, begun at most 4,000 characters before. */
+function inRandomPassword(text: string, at: number): boolean {
+  const { starts, randomPassword } = terraformResources(text);
+  let low = 0;
+  let high = starts.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (starts[middle]! < at) low = middle + 1;
+    else high = middle;
+  }
+  return low > 0 && randomPassword[low - 1]! && at - starts[low - 1]! <= 4000;
+}
+
+/**
+ * The password a Terraform `random_password` generated, as its state keeps
+ * it in clear: `"result": "…"` in the state's JSON, `result = "…"` in
+ * `terraform state show`.
+ */
+export const terraformRandomPassword: Rule = {
+  id: "terraform_random_password",
+  description:
+    "The result of a Terraform random_password in its state (JSON or terraform state show)",
+  placeholder: "<PASSWORD>",
+  keywords: ["random_password"],
+  pattern: () =>
+    // Strings, not a literal: the linter reads no group name used twice.
+    new RegExp(
+      '"result"[ \\t]{0,4}:[ \\t]{0,4}"(?<secret>[^"\\\\\\n]{1,4096})"' +
+        '|\\bresult[ \\t]{0,4}=[ \\t]{0,4}"(?<secret>[^"\\\\\\n]{1,4096})"',
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [
+    function inRandomPasswordResource(c) {
+      return inRandomPassword(c.text, c.start) ? undefined : "not a random_password's result";
+    },
+    // Generated with `special = true`, braces and dollars included: only a whole template or a
+    // mask is none.
+    function notTemplateOrMask(c) {
+      return /^\$\{.*\}$|^\{\{.*\}\}$|^\*+$/.test(c.secret) ? "a template or a mask" : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    '{\n  "mode": "managed",\n  "type": "random_password",\n  "name": "db",\n  "instances": [{"attributes": {"length": 24, "result": "9}ChqjiEa3FqMLuKqoNtdE#B", "special": true}}]\n}',
+    '# random_password.db:\nresource "random_password" "db" {\n    length = 24\n    result = "Wq8%Lm3!Vx7-Rt2"\n}',
+  ],
+  falsePositives: [
+    '{"type": "random_password", "name": "db"},\n{"type": "aws_lambda_invocation", "instances": [{"attributes": {"result": "{\\"ok\\": true}"}}]}',
+    '{"type": "random_string", "instances": [{"attributes": {"result": "k3x9q2"}}]}',
+  ],
+};
+
 /** What `htpasswd -b`, `net use`, an `expect` script and `echo … |` need first. */
 function mayRunPasswordCommand(lower: string): boolean {
   return lower.includes("htpasswd") || lower.includes("net use") || lower.includes("net user") ||
@@ -1212,6 +1341,9 @@ export const passwordCall: Rule = {
     "odbc_connect",
     "dbi->connect",
     "database(",
+    "hash",
+    "bcrypt",
+    "encode(",
   ],
   pattern: () =>
     new RegExp(
@@ -1235,8 +1367,12 @@ export const passwordCall: Rule = {
         `(?:${CALL_ARGUMENT},){2}` +
         // The password fourth: sbt's `Credentials(realm, host, user, password)`.
         `|(?<=(?<!\\w)Credentials[ \\t]{0,4}\\()(?:${CALL_ARGUMENT},){3}` +
-        // Setters and builders: `.password("…")`, `setPassword("…")`, SQL's `PASSWORD('…')`.
-        "|(?<=(?<![\\w$])(?:set_?|with_?)?(?:password|passwd|passphrase)[ \\t]{0,4}\\())" +
+        // Setters and builders: `.password("…")`, `setPassword("…")`, SQL's `PASSWORD('…')`; and
+        // the hashers a seed or a fixture hands the plain password: Laravel's `Hash::make`,
+        // Django's `make_password`, Flask's, PHP's, bcrypt's, argon2's, Spring's encoders.
+        "|(?<=(?<![\\w$])(?:(?:set_?|with_?)?(?:password|passwd|passphrase)|Hash::make|bcrypt|make_password" +
+        "|generate_password_hash|password_hash|hashpw|hashSync|Password\\.create|argon2\\.hash|bcrypt\\.hash" +
+        "|\\w{0,30}[Ee]ncoder(?:\\(\\))?\\.encode)[ \\t]{0,4}\\()b?)" +
         `|\\[(?<=(?<![\\w.])auth[ \\t]{0,4}=[ \\t]{0,4}\\[)${CALL_ARGUMENT},` +
         // SQL: `WITH PASSWORD '…'`, `IDENTIFIED BY '…'`.
         "|\\b(?:with[ \\t]+(?:encrypted[ \\t]+)?password|identified(?:[ \\t]+with[ \\t]+\\w{1,40})?[ \\t]+by)[ \\t]{0,4}=?)" +
@@ -1253,6 +1389,13 @@ export const passwordCall: Rule = {
     notPlaceholder,
     function typedInCall(c) {
       if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
+      // Ansible's `password_hash('sha512')` filter: the argument names the algorithm.
+      if (
+        /^(?:sha-?\d+(?:_crypt)?|md5(?:_crypt)?|bcrypt|blowfish|des|argon2\w{0,3}|pbkdf2\w{0,12})$/i
+          .test(c.secret)
+      ) {
+        return "a hash algorithm";
+      }
       if (/\s/.test(c.secret)) return passphraseProblem(c.secret);
       // `login("admin", "admin")`, `"testpass"`: a fixture's word, not a typed password.
       return charClasses(c.secret) < 2 && c.secret.length < 10
@@ -1270,6 +1413,12 @@ export const passwordCall: Rule = {
     "requests.get(url, auth=('ci', 'Vx7#Rk2p'))",
     "$db = new PDO($dsn, 'app', 'Hz2-Qr8-Lw5');",
     'cfg.setPassword("Em4-Dr7-Kt2");',
+    // What a seed hashes is the password itself.
+    "'password' => Hash::make('River@harbor41'),",
+    "user.password = make_password('Lotus!Bamboo814')",
+    "hashed = bcrypt.hashpw(b'Qk7-Wm2-Zt9', bcrypt.gensalt())",
+    'const hash = await bcrypt.hash("Tz8#Lm3Vq1", 10);',
+    'user.setPassword(passwordEncoder.encode("Hv4!Rq8Ln2"));',
     // In a JSON string (a Write tool's content).
     '{"content": "cfg.setPassword(\\"Rv8#Kt3Lm2\\");\\n"}',
     "CREATE USER etl WITH PASSWORD 'Lg6-Sp1-Rv9';",
@@ -1297,16 +1446,19 @@ export const passwordCall: Rule = {
     "new NetworkCredential(user, password)",
     'DriverManager.getConnection(url, props.user(), "changeme")',
     "ftp = FTP(host, user, os.environ['FTP_PASS'])",
+    // A digest's algorithm and a hashed variable.
+    "$sig = hash('sha256', $payload); $h = Hash::make($request->password);",
+    "const digest = await bcrypt.hash(req.body.password, 10);",
   ],
 };
 
 /**
- * Whether the text has XML elements, .NET `<add key=…>` settings, Terraform
+ * Whether the text (lowercased) has XML elements, .NET `<add key=…>` settings, Terraform
  * variables, name/value pairs or Dockerfile `ENV` lines.
  */
-export function mayHoldMarkup(text: string): boolean {
-  return text.includes("</") || text.includes("<add") || text.includes("variable") ||
-    text.includes("value") || text.includes("ENV ");
+export function mayHoldMarkup(lower: string): boolean {
+  return lower.includes("</") || lower.includes("<add") || lower.includes("variable") ||
+    lower.includes("value") || lower.includes("env ");
 }
 
 /**
@@ -1339,8 +1491,10 @@ export function markupPattern(words: string): RegExp {
       `|<key>(?<name>${name})</key>\\s{0,40}<string>(?<secret>[^<>\\n]{1,4096})</string>` +
       // `terraform output -json`: `"db_password": {"sensitive": true, "type": "string", "value": "…"}`.
       `|"(?<name>${name})"[ \\t]{0,4}:[ \\t]{0,4}\\{[^{}]{0,300}?"value"[ \\t]{0,4}:[ \\t]{0,4}"(?<secret>[^"\\\\\\n]{1,4096})"` +
-      // `{"name": …, "value": …}`; Postman's environments say `key`.
-      `|"(?:name|key)\\\\{0,3}"[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,3}"(?<name>${name})\\\\{0,3}"[ \\t]{0,4},[ \\t]{0,4}` +
+      // `{"name": …, "value": …}`, other fields between them: Postman's environments say
+      // `key`, 1Password's items `label`, SSM's parameters a path (`/prod/db/password`).
+      `|"(?:name|key|label)\\\\{0,3}"[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,3}"(?<name>[\\w.:/-]{0,80}?(?:${words})[\\w.-]{0,30})\\\\{0,3}"` +
+      `(?:[ \\t]{0,4},[ \\t]{0,4}|[^{}[\\]]{0,400}?,\\s{0,40})` +
       `\\\\{0,3}"value\\\\{0,3}"[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,3}"(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"` +
       `|(?:^|\\n)[ \\t]{0,40}ENV[ \\t]{1,8}(?<name>${name})[ \\t]{1,8}(?:"(?<secret>[^"\\n]{1,4096})"|(?<secret>[^\\s"'=][^\\s]{0,4095}))`,
     "dgi",
@@ -1361,7 +1515,7 @@ export const passwordMarkup: Rule = {
     "Password in markup: <password>…</password>, <add key=… value=…/>, a variable default",
   placeholder: "<PASSWORD>",
   keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
-  precheck: (facts) => mayHoldMarkup(facts.text),
+  precheck: (facts) => mayHoldMarkup(facts.lower),
   pattern: () => markupPattern("pass|pw|pasw|pswd|pasword"),
   secretGroup: "secret",
   priority: 450,
@@ -1390,6 +1544,9 @@ export const passwordMarkup: Rule = {
     "env:\n  - name: DB_PASSWORD\n    value: Kp2-Wd7-Lx4",
     '{"name": "DB_PASS", "value": "Kp2-Wd7-Lx4"}',
     "ENV DB_PASS Kp2-Wd7-Lx4",
+    // Other fields between the name and the value: 1Password's items, SSM's parameters.
+    '[{\n  "id": "password",\n  "type": "CONCEALED",\n  "label": "password",\n  "value": "WdHs%Nk7yeEV0BeGvy#y"\n}]',
+    '{"Parameter": {"Name": "/prod/db/password", "Type": "SecureString", "Value": "Hq7-Vm2!Lx9"}}',
   ],
   falsePositives: [
     '      + set {\n          + name  = "auth.adminPassword"\n          + value = (sensitive value)\n        }',
@@ -1399,6 +1556,8 @@ export const passwordMarkup: Rule = {
     "<keystorePassword>changeit</keystorePassword>",
     'env:\n  - name: DB_PASSWORD\n    value: "$(DB_PASSWORD)"',
     "ENV PASSWORD_MIN_LENGTH 12",
+    '{"name": "password_min_length", "type": "int", "value": "12"}',
+    '[{"name": "db_password", "type": "string"}, {"name": "region", "value": "ap-southeast-1"}]',
   ],
 };
 
@@ -1419,4 +1578,6 @@ export const password: Rule[] = [
   passwordMarkup,
   passwordToolFlag,
   passwordPhraseLine,
+  passwordDslLine,
+  terraformRandomPassword,
 ];
