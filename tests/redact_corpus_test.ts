@@ -65,6 +65,7 @@ const HELD_OUT = [
   "heldout_sessions19_sealed.jsonl",
   "heldout_sessions20_sealed.jsonl",
   "heldout_sessions21_sealed.jsonl",
+  "heldout_sessions22_sealed.jsonl",
   "heldout_sessions23_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
@@ -89,6 +90,7 @@ const HELD_OUT = [
   "heldout_sessions19_probe.jsonl",
   "heldout_sessions20_probe.jsonl",
   "heldout_sessions21_probe.jsonl",
+  "heldout_sessions22_probe.jsonl",
   "heldout_sessions23_probe.jsonl",
 ];
 

@@ -201,6 +201,25 @@ Deno.test({
 
 Deno.test({
   name:
+    "idColumnPlace() reads a console table across its rules, the column named by the id's whole name",
+  permissions: "none",
+  fn() {
+    const table = "+------+------------------+-------------+\n" +
+      "| ID   | NATIONAL_ID_TYPE | NATIONAL_ID |\n" +
+      "|------+------------------+-------------|\n" +
+      "| C-88 | CCCD             | 048188918180 |\n" +
+      "+------+------------------+-------------+";
+    const at = table.indexOf("048188918180");
+    assert.equal(idColumnPlace(table, at, at + 12), "id");
+    assert.equal(
+      idColumnPlace(table, table.indexOf("CCCD  "), table.indexOf("CCCD  ") + 4),
+      "other",
+    );
+  },
+});
+
+Deno.test({
+  name:
     "redactText() reads a table aligned with blanks: ids under its id column, not the next column",
   permissions: "none",
   fn() {

@@ -109,12 +109,15 @@ export function mod97Valid(value: string): boolean {
 const mod97Checked = new Map<string, boolean>();
 
 /**
- * Whether offset `at` of `text` follows the head of a grouped IBAN and its
- * groups (`DE37 5710 7128 `): digits there are the IBAN's, even when its
- * check digits fail, never a card or a phone number of their own.
+ * Whether offset `at` of `text` follows a group of four digits, or the head
+ * of a grouped IBAN, and a blank (`DE37 5710 7128 `, a USPS tracking
+ * number's `9400 1373 `): digits there are part of a longer number, even an
+ * IBAN whose check digits fail, never a card or a phone number of their own.
  */
-export function followsIbanGroups(text: string, at: number): boolean {
-  return /[A-Z]{2}\d\d(?: [0-9A-Z]{4}){0,7} $/.test(text.slice(Math.max(0, at - 40), at));
+export function followsDigitGroups(text: string, at: number): boolean {
+  return /(?:\b[A-Z]{2}\d\d(?: [0-9A-Z]{4}){0,7}|(?<![\d.,])\d{4}) $/.test(
+    text.slice(Math.max(0, at - 40), at),
+  );
 }
 
 function mod97ValidOf(value: string): boolean {
@@ -538,6 +541,8 @@ export const passwordShapeProblem: (value: string) => string | undefined = remem
 function passwordShapeProblemOf(value: string): string | undefined {
   if (value.length < 6) return `length ${value.length} < 6`;
   if (/^\d+$/.test(value)) return undefined;
+  // Google's app passwords: 16 lowercase letters, their blanks left out.
+  if (/^[a-z]{16}$/.test(value)) return placeholderProblem(value);
   if (charClasses(value) < 2) return "one character class";
   if (/^[\d.:/,-]+$/.test(value)) return "number, port or address";
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) && !/\d/.test(value)) {

@@ -15,6 +15,7 @@
  */
 
 import { applyFindings, type Finding, scanText, withDisjoint, withEchoes } from "./_engine.ts";
+import { base64RunFindings } from "./_base64_runs.ts";
 import { escapedRunFindings } from "./_escaped_runs.ts";
 import { jsonStringFindings } from "./_json_values.ts";
 
@@ -85,12 +86,17 @@ export function redactText(text: string, options: RedactOptions = {}): Redaction
  * What is replaced in `text`: the rules' findings; where `text` is one JSON
  * document, what they find in each of its escaped strings, decoded, as the
  * hook reads a payload; what they find in runs written with URL or `\/`
- * escapes, decoded; and every other occurrence of a secret found.
+ * escapes, decoded; base64 runs whose decoded text holds a secret; and every
+ * other occurrence of a secret found.
  */
 function findingsOf(text: string, options: RedactOptions): Finding[] {
   const found = scanText(text, RULES, options).findings;
   const scan = (value: string) => scanText(value, RULES, options).findings;
-  const decoded = [...jsonStringFindings(text, scan), ...escapedRunFindings(text, scan)];
+  const decoded = [
+    ...jsonStringFindings(text, scan),
+    ...escapedRunFindings(text, scan),
+    ...base64RunFindings(text, scan),
+  ];
   return withEchoes(text, withDisjoint(found, decoded));
 }
 

@@ -143,13 +143,25 @@ function idColumns(text: string, kind: IdColumnKind): IdColumns {
   return found;
 }
 
-/** The first column of `names` that names an id of `kind`, or -1. */
+/**
+ * The column of `names` that names an id of `kind`, or -1: the first whose
+ * name ends with the id's name (`national_id`, not `national_id_type`, nor
+ * `password_expired`), else the first that holds it.
+ */
 function idColumnOf(names: readonly string[], kind: IdColumnKind): number {
+  let first = -1;
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!.replace(/\\[nrt]|[\s"'`\\[\]]/g, "");
-    if (name.length <= MAX_NAME && kind.name.test(name)) return i;
+    if (name.length > MAX_NAME) continue;
+    const m = kind.name.exec(name);
+    if (m === null) continue;
+    // The word the name is in, to its end (`passw` in `password`).
+    let end = m.index + m[0].length;
+    while (end < name.length && /\p{L}/u.test(name[end]!)) end++;
+    if (end >= name.replace(/[\d_.-]+$/, "").length) return i;
+    if (first < 0) first = i;
   }
-  return -1;
+  return first;
 }
 
 /** Skips whitespace, real or escaped (`\n`, `\r`, `\t` inside a JSON string). */
@@ -383,6 +395,13 @@ function tableCells(text: string, at: number, found: IdColumns, kind: IdColumnKi
   for (;;) {
     const rowEnd = lineEnd(text, row, escaped);
     if (rowEnd <= row) break;
+    // A rule between rows (`+------+----+`, `|---|---|`) belongs to the table.
+    if (/^[ \t|+:=-]*-{3}[ \t|+:=-]*$/.test(text.slice(row, rowEnd))) {
+      const next = breakAt(text, rowEnd);
+      if (next === 0) break;
+      row = rowEnd + next;
+      continue;
+    }
     const cells = splitCells(text, row, rowEnd, delimiter);
     if (cells.length !== names.length * 2) break;
     found.cells.push([cells[2 * column]!, cells[2 * column + 1]!]);

@@ -8,7 +8,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { followsIbanGroups, inWordList, luhnValid } from "../_validators.ts";
+import { followsDigitGroups, inWordList, luhnValid } from "../_validators.ts";
 import { PUBLISHED_TEST_CARDS } from "./_published_test_cards.ts";
 
 function issuerProblem(digits: string): string | undefined {
@@ -41,8 +41,9 @@ function cardProblem(c: Candidate): string | undefined {
   if (issuer !== undefined) return issuer;
   if (!luhnValid(digits)) return "Luhn check fails";
   if (/^(\d)\1+$/.test(digits)) return "one digit repeated";
-  // `DE37 5710 7128 0601 7273 24`: a valid IBAN is the IBAN rule's, and an invalid one no card.
-  if (followsIbanGroups(c.text, c.start)) return "groups of an IBAN";
+  // `DE37 5710 7128 0601 7273 24`: a valid IBAN is the IBAN rule's, an invalid one no card; nor
+  // are a tracking number's groups.
+  if (followsDigitGroups(c.text, c.start)) return "groups of a longer number";
   if (inWordList(PUBLISHED_TEST_CARDS, digits)) return "published test card";
   return undefined;
 }

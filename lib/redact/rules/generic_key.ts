@@ -306,10 +306,18 @@ export const genericKey: Rule = {
     notCall,
     notCodePath,
     notPlainUuid,
+    function notPaymentObjectId(c) {
+      // `token=tok_9f2c…`, `pm=pm_1PHv…`: a payment provider's object ids name a card, they
+      // open nothing.
+      return /^(?:tok|btok|pm|pi|ch|cus|src|card|seti|sub|in|evt|txn|py|po|ba|prod|price)_[A-Za-z0-9]{8,40}$/
+          .test(c.secret)
+        ? "a payment provider's object id"
+        : undefined;
+    },
     function notNamedDigest(c) {
       // A cache key or an artifact's name: words, then a digest of the content
       // (`Linux-pnpm-646dac…`, `node-modules-v2-<sha256>`).
-      return /^(?:[A-Za-z][A-Za-z0-9]*[-_.]){2,6}[0-9a-f]{40,64}$/.test(c.secret)
+      return /^[A-Za-z][A-Za-z0-9.]*(?:[-_][A-Za-z0-9.]+){1,6}[-_][0-9a-f]{40,64}$/.test(c.secret)
         ? "words and a content digest"
         : undefined;
     },
@@ -348,6 +356,11 @@ export const genericKey: Rule = {
   falsePositives: [
     // A cache's key: its files' digest after words.
     "key: Linux-pnpm-646dac532fce276b341bfac190442820581cc3f07d7628ad2f836f21294f8e35",
+    "Cache restored from key: pip-Linux-py3.12-fd195f9eb82239f451a63680ae059071b475fb42f89e8f06a45f2465f7ca2e5c",
+    // A card's token at the payment provider: an object id.
+    "charge.failed ch=ch_3PHvr9K8b3nQ0zTA card=**** 8831 token=tok_9f2c1e7a54d04b8f",
+    // A tokenizer is no token.
+    'tokenizer = AutoTokenizer.from_pretrained("Qwen/Qwen2.5-0.5B-Instruct")',
     // An S3 object's key.
     '{"Key": "exports/customers_2024-05-17.parquet", "VersionId": "I9PxYkzbA5IFGPKlHChl2y1AxEz17qNb"}',
     // RevenueCat's public app key, made for the app.
@@ -506,7 +519,9 @@ export const genericKeySaid: Rule = {
         // `verifying opaque token Xk9…`, `and secret FjP…`: the word token or secret, a value of 32
         // or more in both cases with digits.
         "|(?:[Tt]oken|TOKEN|[Ss]ecret|SECRET)(?<![A-Za-z](?:[Tt]oken|TOKEN|[Ss]ecret|SECRET))(?<bare>[ \\t]{1,4})" +
-        "(?=[\\w+/.~-]{0,40}\\d)(?=[\\w+/.~-]{0,40}[A-Z])(?=[\\w+/.~-]{0,40}[a-z])" +
+        "(?:(?=[\\w+/.~-]{0,40}\\d)(?=[\\w+/.~-]{0,40}[A-Z])(?=[\\w+/.~-]{0,40}[a-z])" +
+        // A webhook's secret in hex after the word secret.
+        "|(?<=(?:[Ss]ecret|SECRET)[ \\t]{1,4})(?=[0-9a-f]{32,64}(?![\\w+/=.~-])))" +
         "(?<secret>[A-Za-z0-9][\\w+/.~-]{30,8190}[\\w+/~-]={0,2})(?![\\w=])",
       "dg",
     ),
@@ -540,6 +555,7 @@ export const genericKeySaid: Rule = {
     // Two words.
     "using account sid AC… and auth token 9f3c0a1e7b2d4c8e9f6a5d1b3e7c9a2f with basic auth",
     "I'm using api key XRZLJT700HGP8ITP and secret Fj7PekY+N7c/BRqxqLLFqS8P0fCQ2w2KmrojhrMo1AsAb6TWivbw on the orders cluster",
+    "set the GitHub webhook with content type application/json and secret 06d377651ad5c4489774bf9c1143ab89bf98c6da but",
   ],
   falsePositives: [
     "The ECDSA key fingerprint is SHA256:Qx7d3K9mVb2Lr8Tq4Wz6Np1HcJf5Gs0Ya2Ue4Io7Qw3.",
@@ -647,12 +663,13 @@ export const commandKeyArgument: Rule = {
 export const clientKeyArgument: Rule = {
   id: "client_key_argument",
   description:
-    "Key passed by position to an API client's constructor (NewClient(id, key), ClientV2(key))",
+    "Key passed by position to an API client's constructor (NewClient(id, key), ClientV2(key), algoliasearch(appId, key))",
   placeholder: "<SECRET>",
-  keywords: ["client"],
+  keywords: ["client", "algoliasearch"],
   pattern: () =>
     new RegExp(
-      `Client(?:V\\d)?[ \\t]{0,4}\\((?:${CALL_ARGUMENT},){0,3}[ \\t]{0,4}\\\\{0,3}["']` +
+      // Algolia's client is made by `algoliasearch(appId, apiKey)`.
+      `(?:Client(?:V\\d)?|algoliasearch)[ \\t]{0,4}\\((?:${CALL_ARGUMENT},){0,3}[ \\t]{0,4}\\\\{0,3}["']` +
         "(?<secret>[A-Za-z0-9_-]{20,200})\\\\{0,3}[\"']",
       "dg",
     ),
@@ -668,6 +685,14 @@ export const clientKeyArgument: Rule = {
         ? undefined
         : "not lowercase, uppercase and digits, nor a hex key";
     },
+    function notAlgoliaSearchKey(c) {
+      // A search-only key is public by design: what the browser's client (`algoliasearch/lite`,
+      // a `searchClient`) is given.
+      if (!c.match.startsWith("algoliasearch")) return undefined;
+      return /algoliasearch\/lite|searchClient|search[ _-]?only/i.test(c.text)
+        ? "Algolia's search-only key"
+        : undefined;
+    },
     minEntropy(3.5),
   ],
   allowlist: [],
@@ -676,12 +701,14 @@ export const clientKeyArgument: Rule = {
     'co = cohere.ClientV2("Kq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue")',
     // A hex key.
     'const deepgram = createClient("9b3e7c1a5f2d8e4b6a0c3f9d1e7b5a2c8f4d6e0b");',
+    'const client = algoliasearch("Q7XK2LWN7H", "4d8d7a4d76c4ea4aa5bc29a680ccd619");',
   ],
   falsePositives: [
     'const c = new MongoClient("mongodb://localhost:27017/app")',
     'client = HttpClient("OrdersServiceBaseAddress")',
     'NewClient(appKey, appSecret, "https://api.lazada.vn/rest")',
     'redis.createClient("cache-primary-0000000000000000000")',
+    "import algoliasearch from 'algoliasearch/lite';\nconst searchClient = algoliasearch('G6P154OWZ2', '06e9437d3ab151a22e6da393653f0da0');",
   ],
 };
 

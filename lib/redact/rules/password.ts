@@ -71,6 +71,12 @@ function valueLooksSet(c: Candidate): string | undefined {
   }
   // `!vault |`, `!Ref DbPassword`: a YAML tag, the value follows it.
   if (/^!{1,2}[A-Za-z]+$/.test(c.secret) && /[ \t]/.test(c.text[c.end] ?? "")) return "YAML tag";
+  // A struct's field and its type: `pub password: SecretString,`, `password: SecureString;`.
+  if (
+    /^(?:[A-Z][a-z]+){2,4}$/.test(c.secret) && /^[ \t]*[,;>)]/.test(c.text.slice(c.end, c.end + 8))
+  ) {
+    return "a type name";
+  }
   return passwordShapeProblem(c.secret);
 }
 
@@ -228,6 +234,8 @@ export const passwordAssignment: Rule = {
     "password: !!binary |\n  UTJ4bGNuUXRjMlZqY21WMExUa3pOelE9",
   ],
   falsePositives: [
+    // A field's type.
+    "pub struct DatabaseSettings {\n    pub username: String,\n    pub password: SecretString,\n}",
     // The variable that holds it (Buildkite's docker-login plugin).
     "      - docker-login#v3.0.0:\n          username: ci\n          password-env: DOCKER_LOGIN_PASSWORD",
     // A lookup table.

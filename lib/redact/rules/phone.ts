@@ -11,7 +11,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { followsIbanGroups, named } from "../_validators.ts";
+import { followsDigitGroups, named } from "../_validators.ts";
 
 function digitCount(value: string): number {
   let n = 0;
@@ -124,8 +124,8 @@ export const phoneNational: Rule = {
     nationalDigits,
     notDate,
     notDecimal,
-    function notIbanGroups(c) {
-      return followsIbanGroups(c.text, c.start) ? "groups of an IBAN" : undefined;
+    function notInGroupedNumber(c) {
+      return followsDigitGroups(c.text, c.start) ? "groups of a longer number" : undefined;
     },
   ],
   allowlist: [],
@@ -158,8 +158,9 @@ export const phoneNational: Rule = {
     "Account 0812-2916-7672 closed",
     // A cluster id.
     "on cluster 0517-031022-a8gsed0l finished",
-    // The last groups of an IBAN whose check digits fail.
+    // The last groups of an IBAN whose check digits fail, and of a USPS tracking number.
     "DE37 5710 7128 0601 7273 24",
+    "USPS tracking: 9400 1373 9498 1125 0612 47 (Priority Mail)",
   ],
 };
 
