@@ -227,6 +227,12 @@ export class TextFacts {
       const before = this.text.charCodeAt(at - 1);
       const after = this.text.charCodeAt(at + word.length);
       if (!isAsciiLetter(before) && !isAsciiLetter(after)) return true;
+      if (isAsciiLetter(after)) {
+        // Inside a word: the next one stands alone only past this word's end (`pw` repeated).
+        LETTERS.lastIndex = at + word.length;
+        LETTERS.test(this.lower);
+        at = LETTERS.lastIndex - 1;
+      }
     }
     return false;
   }
@@ -254,6 +260,9 @@ export class TextFacts {
     return this.#digits = best;
   }
 }
+
+/** A run of ASCII letters (the text lowercased), sticky: where a word ends. */
+const LETTERS = /[a-z]*/y;
 
 /**
  * Characters from the most to the least frequent in prose and code, roughly;

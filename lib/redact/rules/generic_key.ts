@@ -95,6 +95,7 @@ function longValueEntropy(c: Candidate): string | undefined {
 }
 
 const secretNameProblem = remembered(textSecretNameProblem);
+const passwordNameProblem = remembered(textPasswordNameProblem);
 
 function notPlainUuid(c: Candidate): string | undefined {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -189,6 +190,9 @@ function pastBlockHeader(lower: string, at: number): number {
   return i;
 }
 
+/** The rest of a name, `[\w.-]*` in lowercased text, sticky: the engine's search, not a loop. */
+const NAME_RUN = /[a-z0-9_.-]*/y;
+
 /** A type between a name's `:` and its `=` (`: str =`, `: &'static str =`), then a quote. */
 const TYPE_ANNOTATION = /&?[a-z_][\w.[\]|]{0,30}[ \t]+=[ \t]{0,4}(?:\\{0,3}["'])?/y;
 
@@ -224,9 +228,15 @@ function mayAssignSecret(lower: string): boolean {
     let lastDigit = -1;
     let lastLetter = -1;
     for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
-      if (at < nameEnd) continue;
-      nameEnd = at + word.length;
-      while (nameEnd < lower.length && isNameChar(lower.charCodeAt(nameEnd))) nameEnd++;
+      if (at < nameEnd) {
+        // The rest of a name already read: search on from its end.
+        at = lower.indexOf(word, nameEnd) - 1;
+        if (at < 0) break;
+        continue;
+      }
+      NAME_RUN.lastIndex = at + word.length;
+      NAME_RUN.test(lower);
+      nameEnd = NAME_RUN.lastIndex;
       let valueStart = nameEnd;
       while (valueStart < lower.length && isAssignChar(lower.charCodeAt(valueStart))) valueStart++;
       // A value may begin with `=`, which is also what may stand before it.
@@ -720,7 +730,7 @@ const hasKeyValueHeader = perText((text) =>
 /** The row's name says secret, or password. */
 function nameSaysSecretOrPassword(c: Candidate): string | undefined {
   const secret = nameSaysSecret(c);
-  return secret === undefined || textPasswordNameProblem(c.groups["name"] ?? "") === undefined
+  return secret === undefined || passwordNameProblem(c.groups["name"] ?? "") === undefined
     ? undefined
     : secret;
 }
@@ -745,7 +755,7 @@ export const genericKeyDotLeader: Rule = {
     notPlaceholder,
     notCodePath,
     function typedValue(c) {
-      return textPasswordNameProblem(c.groups["name"] ?? "") === undefined
+      return passwordNameProblem(c.groups["name"] ?? "") === undefined
         ? passwordShapeProblem(c.secret)
         : hasDigitAndLetter(c) ?? minEntropy(3)(c);
     },

@@ -136,29 +136,34 @@ function nameMaySayPassword(text: string, lower: string, start: number, end: num
 }
 
 /**
+ * An operator (`:`, `=`, `,`, `->`) after a name holding `pass`, `pw`,
+ * `pasw`, `pswd` or `pasword` and quotes, blanks or `]`. Starts at the
+ * operator and looks back a bounded way: text full of such words but no
+ * operator (`pw` repeated) is read at the engine's speed.
+ */
+const PASSWORD_NAME_OPERATOR =
+  /(?::|=|,|->)(?<=(?:pass|pw|pasw|pswd|pasword)[a-z0-9_.-]{0,70}[\\"' \t\]]{0,8}(?::|=|,|->))/g;
+
+/**
  * Whether some name holding `pass` or `pwd` may say password and is
  * followed, past quotes, blanks and `]`, by `:`, `=` or `,`: what the pattern and
  * `nameSaysPassword` both need. Names like `bypass` and words like
  * `passes` are everywhere in code and prose; `password: string` still
- * counts. Each name is looked at once, so this stays linear.
+ * counts. Bounded, so linear.
  */
 function mayAssignPassword(text: string, lower: string): boolean {
   if (lower.length !== text.length) return true; // Offsets would differ: cannot tell.
-  for (const word of ["pass", "pw", "pasw", "pswd", "pasword"]) {
-    let scannedTo = 0;
-    for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
-      if (at < scannedTo) continue;
-      let start = at;
-      while (start > 0 && isNameChar(lower.charCodeAt(start - 1))) start--;
-      let end = at + word.length;
-      while (end < lower.length && isNameChar(lower.charCodeAt(end))) end++;
-      scannedTo = end;
-      let i = end;
-      while (i < lower.length && `\\"' \t]`.includes(lower[i]!)) i++;
-      const arrow = lower[i] === "-" && lower[i + 1] === ">";
-      if (lower[i] !== ":" && lower[i] !== "=" && lower[i] !== "," && !arrow) continue;
-      if (nameMaySayPassword(text, lower, start, end)) return true;
-    }
+  PASSWORD_NAME_OPERATOR.lastIndex = 0;
+  for (
+    let m = PASSWORD_NAME_OPERATOR.exec(lower);
+    m !== null;
+    m = PASSWORD_NAME_OPERATOR.exec(lower)
+  ) {
+    let end = m.index;
+    while (end > 0 && `\\"' \t]`.includes(lower[end - 1]!)) end--;
+    let start = end;
+    while (start > 0 && end - start < 140 && isNameChar(lower.charCodeAt(start - 1))) start--;
+    if (nameMaySayPassword(text, lower, start, end)) return true;
   }
   return false;
 }
