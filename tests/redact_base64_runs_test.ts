@@ -61,6 +61,20 @@ Deno.test({
 });
 
 Deno.test({
+  name: "base64RunFindings() replaces a run that decodes to a name and a random secret",
+  permissions: "none",
+  fn() {
+    const pair = encoded("bUHigTVCWqxqCwqU1NAA:HXfP8lsbgSxktZsQE5BDIQ");
+    const text = `"encoded": "${pair}", "label": "${encoded("kind:Deployment, not random")}"`;
+    const found = base64RunFindings(text, () => []);
+    assert.deepEqual(found.map((f) => [text.slice(f.start, f.end), f.placeholder]), [[
+      pair,
+      "<BASIC_AUTH>",
+    ]]);
+  },
+});
+
+Deno.test({
   name: "redactText() replaces a base64 kubeconfig whose token is a secret, and keeps CA data",
   permissions: "none",
   fn() {

@@ -728,6 +728,18 @@ Deno.test({
 });
 
 Deno.test({
+  name: "a Basic credential's password, decoded and quoted back, is replaced too",
+  permissions: "none",
+  fn() {
+    const basic = btoa("svc-billing:XrTMN4%76XbTckz");
+    const text = `Authorization: Basic ${basic}\nDecoded, that is \`svc-billing:XrTMN4%76XbTckz\`.`;
+    const out = redactText(text).text;
+    assert.ok(!out.includes(basic) && !out.includes("XrTMN4%76XbTckz"), out);
+    assert.ok(out.includes("`svc-billing:<PASSWORD>`"), out);
+  },
+});
+
+Deno.test({
   name: "withEchoes() keeps findings disjoint and gives up on texts with too many secrets",
   permissions: "none",
   fn() {

@@ -66,7 +66,8 @@ export function base64RunFindings(text: string, scan: (value: string) => Finding
   const holding = [...runs].flatMap(([run, place]) =>
     place === undefined ? [] : [{ run, ...place }]
   );
-  const found = scan(decoded.join("\n")).sort((a, b) => a.start - b.start);
+  const found = [...scan(decoded.join("\n")), ...credentialPairs(decoded, holding)]
+    .sort((a, b) => a.start - b.start);
   const out: Finding[] = [];
   let r = 0;
   let last = -1;
@@ -79,6 +80,38 @@ export function base64RunFindings(text: string, scan: (value: string) => Finding
     for (const at of run.at) out.push({ ...f, start: at, end: at + run.run.length });
   }
   return out.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Decoded runs that are one `name:secret` pair, the secret random-looking (an
+ * Elasticsearch key's `encoded` form, a Basic credential without its
+ * header), as findings over their decoded text.
+ */
+function credentialPairs(
+  decoded: readonly string[],
+  places: ReadonlyArray<{ from: number; to: number }>,
+): Finding[] {
+  const found: Finding[] = [];
+  decoded.forEach((value, i) => {
+    // A name, one colon, a secret: not JSON (`{"alg":"RS256",…}`), not a list.
+    const pair = /^[\w.@+-]{1,64}:([^\s"'{}[\],:]{12,128})$/.exec(value);
+    if (pair === null || !looksRandom(pair[1]!)) return;
+    const { from, to } = places[i]!;
+    found.push({
+      ruleId: "basic_auth",
+      metricLabel: "basic_auth",
+      placeholder: "<BASIC_AUTH>",
+      start: from,
+      end: to,
+    });
+  });
+  return found;
+}
+
+/** Letters in both cases and digits, ten distinct characters or more: a generated secret. */
+function looksRandom(value: string): boolean {
+  return /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value) &&
+    new Set(value).size >= 10;
 }
 
 /**

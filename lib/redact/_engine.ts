@@ -633,6 +633,11 @@ export function withEchoes(text: string, findings: Finding[]): Finding[] {
     if (length < ECHO_MIN_CHARS || length > ECHO_MAX_CHARS) continue;
     const secret = text.slice(f.start, f.end);
     if (!secrets.has(secret)) secrets.set(secret, f);
+    // A Basic credential's password, decoded and quoted back (`svc:Xr…` under the header).
+    const password = decodedPassword(secret);
+    if (password !== undefined && !secrets.has(password)) {
+      secrets.set(password, { ...f, placeholder: "<PASSWORD>" });
+    }
     if (secrets.size > ECHO_MAX_SECRETS) return findings;
   }
   const found = new Set(findings.map((f) => f.start));
@@ -648,6 +653,24 @@ export function withEchoes(text: string, findings: Finding[]): Finding[] {
     }
   }
   return withDisjoint(findings, echoes);
+}
+
+/**
+ * The password of a `user:password` pair that `secret` is the base64 of
+ * (a Basic credential), when it is {@linkcode ECHO_MIN_CHARS} long or more.
+ */
+function decodedPassword(secret: string): string | undefined {
+  if (secret.length < 12 || !/^[A-Za-z0-9+/]+={0,2}$/.test(secret) || secret.length % 4 !== 0) {
+    return undefined;
+  }
+  let decoded: string;
+  try {
+    decoded = atob(secret);
+  } catch {
+    return undefined;
+  }
+  const pair = /^[\x21-\x39\x3b-\x7e]{1,64}:([\x21-\x7e]{8,128})$/.exec(decoded);
+  return pair?.[1];
 }
 
 /**

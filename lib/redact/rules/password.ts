@@ -601,7 +601,7 @@ export const passwordProse: Rule = {
         "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
         // `password mới nhé: X`: words, then a colon.
         "|(?<![\\w.-])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=/]{1,20}(?![^\\s:=])){1,4}?[ \\t]*:(?!//)" +
-        `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,6}?[ \\t]+(?:is|was|will be)[ \\t]*:?${PROSE_NOW}` +
+        `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,6}?[ \\t]+(?:is|was|will be|là)[ \\t]*:?${PROSE_NOW}` +
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
         // `the password's X`, `changed the password to X`, `use password 'X'`.
         "|(?<![A-Za-z])(?:password|passphrase|pw)(?:'s|’s|`?[ \\t]+to|(?=[ \\t]+[\"'“]))[ \\t]*:?" +
@@ -620,6 +620,7 @@ export const passwordProse: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "Mình đã set storePassword là PixelDragon_589 và keyPassword cũng y vậy",
     "ok giờ thử lại với password mới nhé: Z@d-Gdy8z7St5\nnhớ update vào vault",
     "the SSID is KST-Build and the WPA2 key: Bq7YADY9Fx6CTZ",
     "mật khẩu wifi văn phòng là Hn@2024xyz nhé",
@@ -1500,6 +1501,10 @@ export function markupPattern(words: string): RegExp {
       `(?:\\\\{0,3}"(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"|'(?<secret>[^'\\n]{1,4096})'|(?<secret>[^\\s"'#\\\\][^\\s#\\\\]{0,4095}))` +
       // HCL's `set { name = "auth.adminPassword" value = "…" }`, also in a plan's diff (`- value = "…" -> null`).
       `|name(?<=(?<![\\w-])name)[ \\t]{0,16}=[ \\t]{0,4}"(?<name>${name})"[^\\n]{0,40}\\r?\\n[ \\t]{0,40}[-+~]?[ \\t]{0,4}value[ \\t]{0,16}=[ \\t]{0,4}"(?<secret>[^"\\n]{1,4096})"` +
+      // Java's XMLEncoder (SQL Workbench's profiles) and Spring's beans: the value in an element
+      // of its own, `<void property="password"><string>…</string>`, `<property name=…><value>…`.
+      `|<(?:void|property)[ \\t](?:[^<>\\n]{0,200}?[ \\t])?(?:property|name)=\\\\{0,3}(?<q>["'])(?<name>${name})\\\\{0,3}\\k<q>[^<>\\n]{0,200}>` +
+      `\\s{0,80}<(?:string|value)>(?<secret>[^<>\\n]{1,4096})</(?:string|value)>` +
       // A property list: `<key>NAME</key>` then `<string>VALUE</string>`.
       `|<key>(?<name>${name})</key>\\s{0,40}<string>(?<secret>[^<>\\n]{1,4096})</string>` +
       // `terraform output -json`: `"db_password": {"sensitive": true, "type": "string", "value": "…"}`.
@@ -1547,6 +1552,8 @@ export const passwordMarkup: Rule = {
     // HCL, in a plan's diff.
     '      - set {\n          - name  = "auth.adminPassword" -> null\n          - value = "Vq8-Rt3-Lm9x" -> null\n        }',
     "<key>SmtpPassword</key>\n<string>Kq8-Vx2-Lm7</string>",
+    '<void property="password">\n    <string>velvet@dragon10G</string>\n   </void>',
+    '<property name="password">\n  <value>Tq8-Lm3-Vx7</value>\n</property>',
     '{\n  "db_master_password": {\n    "sensitive": true,\n    "type": "string",\n    "value": "Hq8%^x5.f%QbRt"\n  }\n}',
     '<bean id="ds"><property name="password" value="Tq8-Lm3-Vx7"/></bean>',
     // A manifest inside a Write tool's JSON arguments.
