@@ -67,6 +67,9 @@ const HELD_OUT = [
   "heldout_sessions21_sealed.jsonl",
   "heldout_sessions22_sealed.jsonl",
   "heldout_sessions23_sealed.jsonl",
+  "heldout_sessions24_sealed.jsonl",
+  "heldout_sessions25_sealed.jsonl",
+  "heldout_sessions26_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -92,6 +95,9 @@ const HELD_OUT = [
   "heldout_sessions21_probe.jsonl",
   "heldout_sessions22_probe.jsonl",
   "heldout_sessions23_probe.jsonl",
+  "heldout_sessions24_probe.jsonl",
+  "heldout_sessions25_probe.jsonl",
+  "heldout_sessions26_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {

@@ -285,7 +285,8 @@ function referenceProblem(value: string): string | undefined {
   if (!mayReferToASecret(value)) return undefined;
   if (SECRET_STORE_REFERENCE.test(value)) return "a secret store's reference";
   // SQL's bound parameters: `SET PASSWORD = :new_password`, `@pwd`, `$1`.
-  if (/^(?::|@)[A-Za-z_]\w*$|^\$\d+$/.test(value)) return "a bound parameter";
+  // A parameter's name is letters, then perhaps digits: `@Raven349s` is a password.
+  if (/^(?::|@)[A-Za-z_][A-Za-z_]*\d*$|^\$\d+$/.test(value)) return "a bound parameter";
   // SOPS keeps each value encrypted in place: `ENC[AES256_GCM,data:…,type:str]`.
   if (value.startsWith("ENC[")) return "SOPS ciphertext";
   // `db_password=@/dev/stdin` (vault kv put), `@./secret.txt` (curl): a file's contents.

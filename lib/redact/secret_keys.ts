@@ -381,8 +381,10 @@ function aboutAPassword(name: string): boolean {
   const at = parts.findIndex((part) =>
     LEADING_PASSWORD_WORD.test(part) || PASSWORD_PART.test(part)
   );
+  // A word before says so right before the password's (`label_password`, not the product
+  // in `LABEL_STUDIO_PASSWORD`).
   return parts.some((part, i) =>
-    i < at ? ABOUT_A_PASSWORD_BEFORE.has(part) : ABOUT_A_PASSWORD_AFTER.has(part) ||
+    i < at ? i === at - 1 && ABOUT_A_PASSWORD_BEFORE.has(part) : ABOUT_A_PASSWORD_AFTER.has(part) ||
       ABOUT_A_PASSWORD_AFTER.has(part.replace(LEADING_PASSWORD_WORD, ""))
   );
 }

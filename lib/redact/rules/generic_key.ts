@@ -288,7 +288,7 @@ export const genericKey: Rule = {
         // lazy run tried each length from the word leftwards (the prefix mix: 9.2 → 3.6 ms/MiB).
         "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)))" +
         "(?<name>[\\w.-]{0,40})" +
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|->|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])[ \\t]{0,4}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|->|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])[ \\t]{0,24}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
         // A key decoded where it is assigned: `key = Convert.FromBase64String("…")`.
         "(?:(?:Convert\\.FromBase64String|Encoding\\.\\w{1,10}\\.GetBytes|b64decode|Buffer\\.from|fromhex|DecodeString|\\[\\]byte|SecretKeySpec)\\([ \\t]{0,4})?" +
         "(?:\\\\{0,3}[\"'])?" +
@@ -347,6 +347,8 @@ export const genericKey: Rule = {
     // Django's session cookie.
     "Cookie: sessionid=q8w3e7r2t6y1u5i9o4p0; csrftoken=Zx8Cv3Bn7Ml2Kj6Hg1Fd",
     "X-API-Key:Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1",
+    // `kubectl describe pod`: the value aligned after the colon.
+    "    Environment:\n      ZP_KEY2:         Qmblt3upXdcAjbgsJ87eDlmvUzm1PwdT",
     '{"client_secret": "Zx7Cv3Bn8Ml1Kj5Hg9Fd2Sa6"}',
     "WEBHOOK_SIGNING_SECRET=9c0e2b4d6f8a1c3e3f9a2c7e1b5d4a8f",
     "deploy-cli --api-key Hs5Jd1Fg0Au4Ei6Oc9Qw2Zx7 --env prod",
@@ -587,7 +589,7 @@ export const genericKeySaid: Rule = {
 export const commandKeyArgument: Rule = {
   id: "command_key_argument",
   description:
-    "Keys given to a command as plain words (mc alias set, ngrok add-authtoken), a .key file's one token, a secret a command prints (kubectl … | base64 -d, buildkite-agent secret get, gcloud secrets versions access, op read)",
+    "Keys given to a command as plain words (mc alias set, ngrok add-authtoken, cloudflared service install), a .key file's one token, a secret a command prints (kubectl … | base64 -d, buildkite-agent secret get, gcloud secrets versions access, op read, cat of a key or password file, wg genkey | tee)",
   placeholder: "<SECRET>",
   keywords: [
     "alias",
@@ -607,6 +609,8 @@ export const commandKeyArgument: Rule = {
     "secretsmanager",
     "config:get",
     "cat ",
+    "genkey",
+    "cloudflared",
   ],
   pattern: () =>
     // A `.key` file written whole with one token (Rails' `config/master.key`).
@@ -617,7 +621,10 @@ export const commandKeyArgument: Rule = {
         "|\\becho[ \\t]+[\"']?(?<secret>[A-Za-z0-9+/=_-]{32,512})[\"']?[ \\t]*(?:>|\\|[ \\t]*(?:sudo[ \\t]+)?tee(?:[ \\t]+-a)?)[ \\t]*\\S{0,200}\\.(?:key|psk)\\b" +
         "|\\bmc[ \\t]+(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+\\S{1,200}[ \\t]+\\S{1,2000}[ \\t]+[\"']?(?<secret>[^\\s'\"]{3,200}(?:[\"']?[ \\t]+[\"']?[^\\s'\"-][^\\s'\"]{7,4096})?)" +
         "|\\bngrok[ \\t]+(?:config[ \\t]+add-authtoken|authtoken)[ \\t]+[\"']?(?<secret>[^\\s'\"]{20,200})" +
-        "|\\bwandb[ \\t]+login[ \\t]+(?:--relogin[ \\t]+)?[\"']?(?<secret>[a-f0-9]{40})(?![\\w-])" +
+        // A self-hosted server's keys start `local-`.
+        "|\\bwandb[ \\t]+login[ \\t]+(?:--[\\w-]{1,20}(?:[ \\t=]+[^\\s-]\\S{0,200})?[ \\t]+){0,3}[\"']?(?<secret>(?:local-)?[a-f0-9]{40})(?![\\w-])" +
+        // A Cloudflare tunnel's token, given to the service it installs.
+        "|\\bcloudflared[ \\t]+(?:service[ \\t]+install|tunnel[ \\t]+run[ \\t]+--token)[ \\t]+[\"']?(?<secret>eyJ[A-Za-z0-9+/=_-]{40,2048})" +
         // A Secret's value printed decoded: `kubectl get secret … -o jsonpath='{.data.password}' | base64 -d`, then the value.
         '|\\{\\.data\\.[\\w.\\\\-]{0,60}\\}[^\\n|]{0,20}\\|[ \\t]*base64[ \\t]+(?:-d|--decode|-D)\\b[^\\n]{0,100}?(?:\\r?\\n|\\\\n)(?<secret>[^\\s\\\\"]{6,4096})(?=\\r?\\n|\\\\n|["$]|$)' +
         // A secrets store's value printed on the next line, not piped or written away.
@@ -627,6 +634,8 @@ export const commandKeyArgument: Rule = {
         // A raw private key printed: `cat privatekey` after `wg genkey`; a key, token or
         // password file's one line: `cat config/master.key`, `cat /run/secrets/db_password`.
         "|cat[ \\t]+\\S{0,200}private_?key\\b" +
+        // `wg genkey | tee peer.key`: the key printed as it is written.
+        "|\\bwg[ \\t]+genkey[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?tee[ \\t]+(?:-a[ \\t]+)?\\S{1,200}(?=[ \\t]*(?:\\r?\\n|\\\\n))" +
         "|cat[ \\t]+\\S{0,200}(?:\\.key|secret|token|password|pwd|api[_-]?key)[\\w.-]{0,40}(?=[ \\t]*(?:\\r?\\n|\\\\n)))" +
         '[^\\n|>]{0,200}?(?:\\r?\\n|\\\\n)(?<secret>[^\\s\\\\"]{8,4096})(?=\\r?\\n|\\\\n|["$]|$)',
       "dg",
@@ -637,6 +646,7 @@ export const commandKeyArgument: Rule = {
   allowlist: [],
   truePositives: [
     "wandb login a1dca813c926a513c92b6d850b0ca1bc88f72d7e && python train.py",
+    "wandb login --relogin --host https://wandb.ml.acme.vn local-fc1c08aa2bd2278897bc16f0769f2dcf44f95c64",
     "$ kubectl get secret pg-app -o jsonpath='{.data.password}' | base64 -d\nR38N_9jiFzBpUHq!\n$ ls",
     // A secrets store's value, printed.
     "~ $ buildkite-agent secret get LOADER_PASSWORD\nRkndvsV_yaAiIXzncb1duL-t\n~ $ echo $?",
@@ -648,6 +658,8 @@ export const commandKeyArgument: Rule = {
     '{"file_path": "/app/config/master.key", "content": "a94f1c8e7b2d60f3e5c9a7d1b4f8e2c6"}',
     "echo 'c7e2a9f4b1d8e6c3a5f9b2d7e4c1a8f6' > config/credentials/production.key",
     "$ cat config/master.key\n791c2c64500f26337699c35b18a48c8f\n$ ls config/credentials/",
+    "root@gw:~# wg genkey | tee /etc/wireguard/peer.key\nJMtTyr9X0S/vaZj2zY8LzmDka4DUkrjIkHD7B0B4s2o=\nroot@gw:~#",
+    "sudo cloudflared service install eyJhIjoiZmE1OTg3MTE2MDNkM2M1OWQ4OTBiZTZlZWY0OTYxNDUiLCJ0IjoiNGJmNWU2OTUtNWVhMC00ZDBl",
     "$ docker exec api cat /run/secrets/db_password\nWq8-Lm3Vx7!Rt2\n",
     "echo 0fe5f63868f719f39a9ce30894cb9f6abe4b0d100eb3ac81b447edd6b22c8fa2 | sudo tee /etc/zabbix/agent.psk >/dev/null",
   ],
@@ -734,6 +746,43 @@ function nameSaysSecretOrPassword(c: Candidate): string | undefined {
     ? undefined
     : secret;
 }
+
+/**
+ * A secret's name and its new value, both quoted as code, in what the
+ * assistant or a person says they did: "updated `QDRANT_API_KEY` in
+ * `staging.env` to `MGsD…`", "đã cập nhật `ZALOPAY_KEY2` … thành `0ovQ…`".
+ */
+export const secretSetInProse: Rule = {
+  id: "secret_set_in_prose",
+  description:
+    "A secret's name and the value it was set to, both in backticks, in prose (`NAME` … to/thành `VALUE`)",
+  placeholder: "<SECRET>",
+  keywords: ["` to `", "` thành `", "` sang `", "` = `", "` into `", "` là `"],
+  pattern: () =>
+    // Starts at the value's opening backtick and looks back for the name: text full of code
+    // spans is read once.
+    /`(?<=`(?<name>[A-Za-z_][\w.-]{1,60})`(?:[ \t]+[^\s`]{1,30}|[ \t]+`[^`\n]{1,80}`){0,8}?[ \t]+(?:thành|to|sang|=|into|là)[ \t]+`)(?<secret>[^`\s]{8,512})`/dg,
+  secretGroup: "secret",
+  priority: 400,
+  validators: [
+    nameSaysSecretOrPassword,
+    notPlaceholder,
+    notCodePath,
+    function typedValue(c) {
+      return passwordNameProblem(c.groups["name"] ?? "") === undefined
+        ? passwordShapeProblem(c.secret)
+        : hasDigitAndLetter(c) ?? minEntropy(3.5)(c);
+    },
+  ],
+  allowlist: PUBLISHABLE_KEYS,
+  truePositives: [
+    "Em đã cập nhật `QDRANT_API_KEY` trong `deploy/staging.env` thành `MGsDWXf7TIkBUmlepicgLJSlSEYLsZv9Yg0iylub_HHpFueB` và restart pod",
+    "I changed `DB_PASSWORD` in `.env.production` to `Tq8-Lm3!Vx7z` and restarted the worker.",
+  ],
+  falsePositives: [
+    "I renamed `API_KEY` to `OPENAI_API_KEY` everywhere and set `SECRET_KEY_BASE` to `${SECRET_KEY_BASE}`.",
+  ],
+};
 
 /**
  * A name, a leader of dots and a value, as Laravel's error page and

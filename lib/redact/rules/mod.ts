@@ -27,6 +27,7 @@ import {
   genericKeyQuoted,
   genericKeySaid,
   genericKeyTable,
+  secretSetInProse,
   sqlAliasSecret,
 } from "./generic_key.ts";
 import { github } from "./github.ts";
@@ -108,6 +109,7 @@ export const RULES: readonly Rule[] = [
   genericKeySaid,
   genericKeyTable,
   genericKeyDotLeader,
+  secretSetInProse,
   commandKeyArgument,
   clientKeyArgument,
   sqlAliasSecret,

@@ -227,5 +227,36 @@ export const snmpSecret: Rule = {
   ],
 };
 
+/** Whether the text calls a JSON-RPC API's `user.login` (Zabbix's), whose result is a session. */
+const callsUserLogin = perText((text) => /"method"[ \t]*:[ \t]*"user\.login"/.test(text));
+
+/**
+ * The session token a JSON-RPC API's `user.login` returns (Zabbix's
+ * `{"jsonrpc":"2.0","result":"bc99…","id":1}`): it acts as the user until
+ * it expires.
+ */
+export const jsonRpcSession: Rule = {
+  id: "jsonrpc_login_session",
+  description: "Session token returned by a JSON-RPC user.login (Zabbix API)",
+  placeholder: "<SECRET>",
+  keywords: ["user.login"],
+  pattern: () => /"result"[ \t]*:[ \t]*"(?<secret>[0-9a-f]{32})"/dg,
+  secretGroup: "secret",
+  priority: 450,
+  validators: [
+    function afterUserLogin(c) {
+      return callsUserLogin(c.text) ? undefined : "no user.login call";
+    },
+    minEntropy(3),
+  ],
+  allowlist: [],
+  truePositives: [
+    '$ curl -s -d \'{"jsonrpc":"2.0","method":"user.login","params":{"username":"api","password":"…"},"id":1}\' https://zbx/api_jsonrpc.php\n{"jsonrpc":"2.0","result":"bc99a30b3d4783c303622462cef0c422","id":1}',
+  ],
+  falsePositives: [
+    '{"jsonrpc":"2.0","method":"host.get","id":2}\n{"jsonrpc":"2.0","result":"9f3c0a1e7b2d4c8e9f6a5d1b3e7c9a2f","id":2}',
+  ],
+};
+
 /** The network family. */
-export const network: Rule[] = [networkDeviceSecret, junosSecret, snmpSecret];
+export const network: Rule[] = [networkDeviceSecret, junosSecret, snmpSecret, jsonRpcSession];

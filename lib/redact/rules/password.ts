@@ -138,11 +138,13 @@ function nameMaySayPassword(text: string, lower: string, start: number, end: num
 /**
  * An operator (`:`, `=`, `,`, `->`) after a name holding `pass`, `pw`,
  * `pasw`, `pswd` or `pasword` and quotes, blanks or `]`. Starts at the
- * operator and looks back a bounded way: text full of such words but no
- * operator (`pw` repeated) is read at the engine's speed.
+ * operator and looks back a bounded way (as far as the patterns reach: 30
+ * name characters after the word, 40 blanks before the operator): text full
+ * of such words but no operator (`pw` repeated) is read at the engine's
+ * speed.
  */
 const PASSWORD_NAME_OPERATOR =
-  /(?::|=|,|->)(?<=(?:pass|pw|pasw|pswd|pasword)[a-z0-9_.-]{0,70}[\\"' \t\]]{0,8}(?::|=|,|->))/g;
+  /(?::|=|,|->)(?<=(?:pass|pw|pasw|pswd|pasword)[a-z0-9_.-]{0,70}[\\"' \t\]]{0,48}(?::|=|,|->))/g;
 
 /**
  * Whether some name holding `pass` or `pwd` may say password and is
@@ -191,9 +193,10 @@ export const passwordAssignment: Rule = {
       // Starts at the word (a literal) and looks back for the rest of the name: a
       // leading class made V8 try every offset (the prefix mix: 9 → 2 ms/MiB).
       "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?))(?<name>(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
-        // `:=` and `=>` before `:` and `=`: a match never backtracks into a longer operator.
+        // `:=` and `=>` before `:` and `=`: a match never backtracks into a longer operator. LDIF
+        // writes a value in base64 after `::`.
         // `db_password: str = "…"`: a type between the name and `=`.
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|->|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,4}" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|::|=>|->|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,24}" +
         VALUE,
       "dgi",
     ),
@@ -211,6 +214,11 @@ export const passwordAssignment: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "mail: mai@corp.lan\nuserPassword:: U3BhcnJvd0AyMDA4\n",
+    "    Environment:\n      DB_PASSWORD:     Hq7-Lm2!Vx9rT",
+    // Aligned by blanks before the operator.
+    'db_password                           = "Kq8-Vx2-Lm7"',
+    'db_password"                           : "Kq8-Vx2-Lm7"',
     // Scala's and Perl's pairs.
     '  "sfPassword"  -> "1lTUOiu^eCfO",',
     // An app password.
@@ -1050,6 +1058,27 @@ export const terraformRandomPassword: Rule = {
   ],
 };
 
+/**
+ * A Nagios resource macro (`$USER3$=…` in `resource.cfg`): where Nagios keeps
+ * the passwords its commands pass as `$USER3$`. Paths and plain words (a
+ * user's name) stay.
+ */
+export const nagiosResourceMacro: Rule = {
+  id: "nagios_resource_macro",
+  description: "Password in a Nagios resource macro ($USER3$=… in resource.cfg)",
+  placeholder: "<PASSWORD>",
+  keywords: ["$user"],
+  pattern: () => /(?<![\w$])\$USER\d{1,3}\$=(?<secret>[^\s/][^\s]{0,4095})/dg,
+  secretGroup: "secret",
+  priority: 450,
+  validators: [notPlaceholder, (c) => passwordShapeProblem(c.secret)],
+  allowlist: [],
+  truePositives: ["$USER1$=/usr/local/nagios/libexec\n$USER3$=monitor\n$USER4$=c_7CVEia_tP9"],
+  falsePositives: [
+    "$USER1$=/usr/local/nagios/libexec\n$USER2$=$USER1$/eventhandlers\n$USER3$=nagios",
+  ],
+};
+
 /** What `htpasswd -b`, `net use`, an `expect` script and `echo … |` need first. */
 function mayRunPasswordCommand(lower: string): boolean {
   return lower.includes("htpasswd") || lower.includes("net use") || lower.includes("net user") ||
@@ -1057,7 +1086,8 @@ function mayRunPasswordCommand(lower: string): boolean {
     lower.includes("rabbitmqctl") || /sqlplus|expdp|impdp|sqlldr|dgmgrl|rman /.test(lower) ||
     (lower.includes("send") && lower.includes("expect")) ||
     (lower.includes("echo") &&
-      (lower.includes("sudo -s") || lower.includes("password-stdin") ||
+      (lower.includes("sudo -s") || lower.includes("password-stdin") || lower.includes("kinit") ||
+        lower.includes("passwd") ||
         lower.includes("--with-token") || lower.includes("devops login") ||
         /secrets? (?:put|set)|env add/.test(lower))) ||
     lower.includes("jdbc:oracle") || lower.includes("drone") ||
@@ -1117,7 +1147,7 @@ export const passwordCommand: Rule = {
         `|\\bexpect[ \\t]+(?:-\\w{1,10}[ \\t]+)?"[^"\\n]{0,80}(?:assword|passphrase)[^"\\n]{0,40}"[ \\t]*\\r?\\n[ \\t]*` +
         `send[ \\t]+(?:--[ \\t]+)?"(?<quoted>(?<secret>[^"\\n\\\\]{1,4096}))(?:\\\\[rn])?"` +
         // Piped to a login that reads it: `sudo -S`, `--password-stdin`, `gh auth login --with-token`, `az devops login`.
-        `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|[^\\n|]{0,200}(?:--password-stdin|--with-token|devops[ \\t]+login|secret[ \\t]+put|env[ \\t]+add|secret[ \\t]+set|secrets[ \\t]+set))` +
+        `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|kinit\\b|passwd[ \\t]+--stdin|smbpasswd[ \\t]+-s|[^\\n|]{0,200}(?:--password-stdin|--with-token|devops[ \\t]+login|secret[ \\t]+put|env[ \\t]+add|secret[ \\t]+set|secrets[ \\t]+set))` +
         // Starts at the here-string and looks back for the command: `sudo` is in many commands.
         `|<<<(?<=(?:--password-stdin|\\bsudo[ \\t]+-S\\b)[^\\n<]{0,200}<<<)[ \\t]*${SHELL_WORD}` +
         `|\\bnet[ \\t]+user[ \\t]+[^\\s/]\\S{0,100}[ \\t]+(?<net>${SHELL_WORD})(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|$))` +
@@ -1155,6 +1185,7 @@ export const passwordCommand: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "[root@bkp01 ~]# echo 'jvnLq%iVpIV0dKqD' | kinit svc_backup@CORP.LAN",
     "ldappasswd -x -H ldap://ldap01 -D 'cn=admin,dc=x' -w Vq8-Rt3-Lm9x -s 'Kw7-Zq2-Tn4y' 'uid=ngoc'",
     "ipmitool user set password 3 'Vq8-Rt3-Lm9x' 20",
     "pulumi config set --secret ledger:dbPassword 'Vq8-Rt3!Lm9x' --stack prod",
@@ -1365,6 +1396,9 @@ export const passwordCall: Rule = {
       // lookbehind or name list made V8 try every offset (the prefix mix:
       // 8.3 → 2 ms/MiB).
       "(?:\\((?:" +
+        // Odoo's `authenticate(db, login, password, {})`, before the two-argument logins (a
+        // call of two arguments fails it and falls to them).
+        `(?<=(?<!\\w)authenticate[ \\t]{0,4}\\()(?:${CALL_ARGUMENT},){2}|` +
         // The password after the user (a literal or a variable): logins, basic
         // auth, the credential classes of .NET, Java and the AWS SDKs, LDAP binds.
         "(?<=(?:(?<!\\w)(?:login|log_?in|sign_?in|authenticate|basic_?auth|BasicAuth|HTTPBasicAuth|HTTPDigestAuth|DigestAuth" +
@@ -1424,6 +1458,8 @@ export const passwordCall: Rule = {
     'credentials += Credentials(\n  "Sonatype Nexus Repository Manager",\n  "s01.oss.sonatype.org",\n  "Xq7LpT2a",\n  "zudW75Q8CRcwuwxsRS2p/wk2NQLZ"\n)',
     "CREATE USER IF NOT EXISTS reader IDENTIFIED WITH sha256_password BY 'Qs42YwbJsIKHmI';",
     'await client.login("deploy", "Qm4-Wz8-Lt2")',
+    'uid = common.authenticate(db, "api_sync", "Bamboo?7168ymX", {})',
+    'ok = ldap.authenticate("cn=svc,dc=corp", "Tq8-Lm3-Vx7")',
     "requests.get(url, auth=('ci', 'Vx7#Rk2p'))",
     "$db = new PDO($dsn, 'app', 'Hz2-Qr8-Lw5');",
     'cfg.setPassword("Em4-Dr7-Kt2");',
@@ -1600,4 +1636,5 @@ export const password: Rule[] = [
   passwordPhraseLine,
   passwordDslLine,
   terraformRandomPassword,
+  nagiosResourceMacro,
 ];

@@ -127,6 +127,14 @@ export const phoneNational: Rule = {
     function notInGroupedNumber(c) {
       return followsDigitGroups(c.text, c.start) ? "groups of a longer number" : undefined;
     },
+    function notTaxCode(c) {
+      // A Vietnamese tax code (mã số thuế) has ten digits and may start like a mobile number.
+      const before = c.text.slice(Math.max(0, c.start - 40), c.start);
+      return /(?:\bmst|mã số thuế|ma so thue|masothue|tax[ _-]?(?:code|id|no)|\/business\/)[^\n\d]{0,8}$/i
+          .test(before)
+        ? "a tax code"
+        : undefined;
+    },
   ],
   allowlist: [],
   truePositives: [
@@ -161,6 +169,8 @@ export const phoneNational: Rule = {
     // The last groups of an IBAN whose check digits fail, and of a USPS tracking number.
     "DE37 5710 7128 0601 7273 24",
     "USPS tracking: 9400 1373 9498 1125 0612 47 (Priority Mail)",
+    // Tax codes (mã số thuế), ten digits like a mobile number's.
+    "Người mua: CÔNG TY TNHH AN KHANG — MST: 0316789452\n$ curl -s https://api.vietqr.io/v2/business/0315478962",
   ],
 };
 

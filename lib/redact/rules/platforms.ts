@@ -292,8 +292,31 @@ export const adafruit: Rule = token({
   falsePositives: ["the aio_config_loader_module_settings_v2 module"],
 });
 
+/**
+ * Kafka clients' credentials for Confluent's Schema Registry:
+ * `basic.auth.user.info=KEY:SECRET`, the secret after the colon.
+ */
+export const schemaRegistryUserInfo: Rule = {
+  id: "schema_registry_user_info",
+  description:
+    "Schema Registry credentials in a Kafka client's config (basic.auth.user.info=KEY:SECRET)",
+  placeholder: "<SECRET>",
+  keywords: ["basic.auth.user.info"],
+  pattern: () =>
+    /basic\.auth\.user\.info\\{0,3}["']?[ \t]{0,4}[=:][ \t]{0,4}\\{0,3}["']?[^\s:"'\\]{1,100}:(?<secret>[^\s"'\\]{8,512})/dg,
+  secretGroup: "secret",
+  priority: 450,
+  validators: [notPlaceholder, minEntropy(3)],
+  allowlist: [],
+  truePositives: [
+    "basic.auth.credentials.source=USER_INFO\nbasic.auth.user.info=Q2VY8U8T1RN68EWZ:9DZRK1fAL/COMs+le05laE/X7Qp4gox9UbbBpYtXpE30Sq+79CV2UCsmJ",
+  ],
+  falsePositives: ["basic.auth.user.info=${SR_KEY}:${SR_SECRET}"],
+};
+
 /** The platform family. */
 export const platforms: Rule[] = [
+  schemaRegistryUserInfo,
   onePasswordSecretKey,
   authress,
   harness,

@@ -23,24 +23,25 @@ export function ssnProblem(value: string): string | undefined {
   return undefined;
 }
 
-/**
- * SSN context within 80 characters, or else the header of the column the
- * number stands in: the text's tables are read only for a number with no
- * context nearby.
- */
+/** A valid area, group and serial. */
 function ssnStructure(c: Candidate): string | undefined {
   return ssnProblem(c.secret);
 }
 
+/**
+ * SSN context within 160 characters before the number (40 after), or else
+ * the header of the column it stands in: the text's tables are read only
+ * for a number with no context nearby.
+ */
 function ssnContext(c: Candidate): string | undefined {
-  const window = c.text.slice(Math.max(0, c.start - 80), c.end + 40).toLowerCase();
+  const window = c.text.slice(Math.max(0, c.start - 160), c.end + 40).toLowerCase();
   if (/ssn|social[ _-]?security|soc\.? ?sec|tax[ _-]?id|taxpayer/.test(window)) return undefined;
   const place = idColumnPlace(c.text, c.start, c.end, SSN_COLUMN);
   if (place === "id") return undefined;
   if (place === "other") return "another column of a table with an SSN column";
   return underAlignedIdHeader(c.text, c.start, c.end, SSN_COLUMN)
     ? undefined
-    : "no SSN context within 80 characters, nor an SSN column";
+    : "no SSN context within 160 characters, nor an SSN column";
 }
 
 /** `AAA-GG-SSSS` with SSN context. */

@@ -54,10 +54,11 @@ export const urlPassword: Rule = {
   // Most URLs carry no credentials: without an `@` the pattern is never compiled.
   precheck: (facts) => facts.text.includes("@"),
   pattern: () =>
-    // A `#` belongs to the password when an `@` follows: people paste them unencoded.
+    // A `#` belongs to the password when an `@` follows: people paste them unencoded. The host
+    // may be empty (Airflow's `snowflake://user:pw@/db?account=…`).
     // An `@` may stand in the password too, pasted unencoded: the userinfo ends at the
     // last `@` before the host (at most two inside the password).
-    /(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"][^\s@/?'"]{0,4095}(?:@[^\s@/?'"]{1,4095}){1,2}(?=@[\w.[-][\w.-]*(?::\d{1,5})?(?:[/?#"'\s,;)]|$))|[^\s@/?#'"][^\s@/?'"]{0,4095}(?=@[\w.[-]))@/dg,
+    /(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"][^\s@/?'"]{0,4095}(?:@[^\s@/?'"]{1,4095}){1,2}(?=@[\w.[-][\w.-]*(?::\d{1,5})?(?:[/?#"'\s,;)]|$))|[^\s@/?#'"][^\s@/?'"]{0,4095}(?=@[\w.[/-]))@/dg,
   secretGroup: "secret",
   priority: 550,
   validators: [notPlaceholder, notDefault],
@@ -66,6 +67,8 @@ export const urlPassword: Rule = {
     'POSTGRES_URL="postgres://default:bN@&TPn%AQIyaQH1gZUG@ep-cold-sun-a1b2c3d4-pooler.aws.neon.tech/verceldb"',
     "DATABASE_URL=postgres://app:Xk9-vL2qTm@db.internal:5432/app",
     "redis://:Pz4mQ8wLr2@10.1.2.3:6379/0",
+    // Airflow's connection URI for a service named by its query: no host.
+    "AIRFLOW_CONN_SNOWFLAKE_DWH: 'snowflake://ETL_LOADER:IZgfMkuBhY3Ono%2F@/ANALYTICS?account=xy41873'",
     // A `#` written unencoded.
     "engine url: postgresql+psycopg2://etl:Kq7#Wx2Lm@db.internal:5432/warehouse",
   ],
