@@ -7,6 +7,7 @@
  * @module
  */
 
+import { decodeBase64 } from "./_base64.ts";
 import type { Finding } from "./_engine.ts";
 
 /**
@@ -116,25 +117,30 @@ function looksRandom(value: string): boolean {
 
 /**
  * The text `run` encodes, or `undefined` when it is not base64 of printable
- * text (binary, a digest, a key's raw bytes): tabs, line breaks and
- * printable ASCII or UTF-8, nothing else.
+ * text (binary, a digest, a key's raw bytes, a UUID read as base64): tabs,
+ * line breaks and printable ASCII or UTF-8, nothing else. ASCII is told
+ * byte by byte; only bytes past it ask for a UTF-8 decoder.
  */
 function decodedText(run: string): string | undefined {
-  const standard = run.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
-  if (standard.length % 4 === 1) return undefined;
-  let binary: string;
-  try {
-    binary = atob(standard + "=".repeat((4 - standard.length % 4) % 4));
-  } catch {
-    return undefined;
+  const binary = decodeBase64(run);
+  if (binary === undefined) return undefined;
+  let ascii = true;
+  for (let i = 0; i < binary.length; i++) {
+    const c = binary.charCodeAt(i);
+    if (c >= 0x80) ascii = false;
+    else if ((c < 0x20 && c !== 9 && c !== 10 && c !== 13) || c === 0x7f) return undefined;
   }
-  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  if (ascii) return binary;
   let value: string;
   try {
-    value = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    value = new TextDecoder("utf-8", { fatal: true }).decode(
+      Uint8Array.from(binary, (c) => c.charCodeAt(0)),
+    );
   } catch {
     return undefined;
   }
   // deno-lint-ignore no-control-regex
-  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/.test(value) ? undefined : value;
+  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffd]/.test(value)
+    ? undefined
+    : value;
 }

@@ -26,6 +26,7 @@
  * @module
  */
 
+import { decodeBase64 } from "./_base64.ts";
 import { groupPlace, unnameGroups } from "./_group_place.ts";
 import { isAsciiLetter, isWordOrHyphen } from "./_validators.ts";
 
@@ -663,12 +664,8 @@ function decodedPassword(secret: string): string | undefined {
   if (secret.length < 12 || !/^[A-Za-z0-9+/]+={0,2}$/.test(secret) || secret.length % 4 !== 0) {
     return undefined;
   }
-  let decoded: string;
-  try {
-    decoded = atob(secret);
-  } catch {
-    return undefined;
-  }
+  const decoded = decodeBase64(secret);
+  if (decoded === undefined) return undefined;
   const pair = /^[\x21-\x39\x3b-\x7e]{1,64}:([\x21-\x7e]{8,128})$/.exec(decoded);
   return pair?.[1];
 }
