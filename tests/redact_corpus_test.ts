@@ -70,6 +70,7 @@ const HELD_OUT = [
   "heldout_sessions24_sealed.jsonl",
   "heldout_sessions25_sealed.jsonl",
   "heldout_sessions26_sealed.jsonl",
+  "heldout_sessions27_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -98,6 +99,7 @@ const HELD_OUT = [
   "heldout_sessions24_probe.jsonl",
   "heldout_sessions25_probe.jsonl",
   "heldout_sessions26_probe.jsonl",
+  "heldout_sessions27_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {

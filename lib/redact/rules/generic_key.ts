@@ -316,6 +316,13 @@ export const genericKey: Rule = {
     notCall,
     notCodePath,
     notPlainUuid,
+    function notLabelledChecksum(c) {
+      // `checksum/secret: 5c50…`: Helm's digest of a Secret's manifest, named after it.
+      return /^[0-9a-f]{40,128}$/.test(c.secret) &&
+          /checksum|digest|sha-?\d{0,3}\b/i.test(lineBefore(c.text, c.start, 80))
+        ? "a checksum"
+        : undefined;
+    },
     function notPaymentObjectId(c) {
       // `token=tok_9f2c…`, `pm=pm_1PHv…`: a payment provider's object ids name a card, they
       // open nothing.
@@ -369,6 +376,8 @@ export const genericKey: Rule = {
     // A cache's key: its files' digest after words.
     "key: Linux-pnpm-646dac532fce276b341bfac190442820581cc3f07d7628ad2f836f21294f8e35",
     "Cache restored from key: pip-Linux-py3.12-fd195f9eb82239f451a63680ae059071b475fb42f89e8f06a45f2465f7ca2e5c",
+    // Helm's checksum annotations.
+    "  Annotations:      checksum/config: 5c503431417349dedc3f7779de87f6b4f330f3650e44491a32def661c12e3eff\n                    checksum/secret: 9b1d77a1c2e3f4051627384950a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e",
     // A card's token at the payment provider: an object id.
     "charge.failed ch=ch_3PHvr9K8b3nQ0zTA card=**** 8831 token=tok_9f2c1e7a54d04b8f",
     // A tokenizer is no token.

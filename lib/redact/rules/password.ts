@@ -71,6 +71,10 @@ function valueLooksSet(c: Candidate): string | undefined {
   }
   // `!vault |`, `!Ref DbPassword`: a YAML tag, the value follows it.
   if (/^!{1,2}[A-Za-z]+$/.test(c.secret) && /[ \t]/.test(c.text[c.end] ?? "")) return "YAML tag";
+  // PowerShell's `$pass = Read-Host -AsSecureString`: a command, Verb-Noun.
+  if (/^(?:Read|Get|ConvertTo|ConvertFrom|New|Import|Invoke)-[A-Z][A-Za-z]{2,40}$/.test(c.secret)) {
+    return "a PowerShell command";
+  }
   // A struct's field and its type: `pub password: SecretString,`, `password: SecureString;`.
   if (
     /^(?:[A-Z][a-z]+){2,4}$/.test(c.secret) && /^[ \t]*[,;>)]/.test(c.text.slice(c.end, c.end + 8))
@@ -247,6 +251,7 @@ export const passwordAssignment: Rule = {
     "password: !!binary |\n  UTJ4bGNuUXRjMlZqY21WMExUa3pOelE9",
   ],
   falsePositives: [
+    'PS C:\\ops> $pass = Read-Host -AsSecureString "Mật khẩu svc_backup"',
     // A field's type.
     "pub struct DatabaseSettings {\n    pub username: String,\n    pub password: SecretString,\n}",
     // The variable that holds it (Buildkite's docker-login plugin).

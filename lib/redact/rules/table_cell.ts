@@ -1,15 +1,23 @@
 /**
- * Passwords in a table's password column: a Markdown or pipe table handed
- * over in a prompt (`| staging | pg-stg | app | \`syI6…\` |`), or an ASCII
- * table a tool prints with pipes on both sides of each cell. The column's
- * header says password, however many rows below it the cell sits (see
- * `_id_columns.ts`).
+ * Secrets in tables: passwords in a table's password column (a Markdown or
+ * pipe table handed over in a prompt, `| staging | pg-stg | app |
+ * \`syI6…\` |`, or an ASCII table a tool prints with pipes on both sides
+ * of each cell; the column's header says password, however many rows below
+ * it the cell sits, see `_id_columns.ts`), and a row that names its secret
+ * in its first cell (`| \`SMTP_PASSWORD\` | worker | \`E2sb…\` |`).
  *
  * @module
  */
 
 import type { Rule } from "../_engine.ts";
-import { notPlaceholder, passwordShapeProblem } from "../_validators.ts";
+import { textPasswordNameProblem, textSecretNameProblem } from "../secret_keys.ts";
+import {
+  hasDigitAndLetter,
+  minEntropy,
+  notPlaceholder,
+  passwordShapeProblem,
+  remembered,
+} from "../_validators.ts";
 import { idColumnPlace, PASSWORD_COLUMN } from "./_id_columns.ts";
 
 /** A cell of a pipe table under a header that names a password column. */
@@ -53,5 +61,50 @@ export const passwordTableCell: Rule = {
     "| service | port | note |\n|---|---|---|\n| api | 8080 | Kq7-Zr2-Vn9 rotated |",
     // A template's pipes.
     "  password: {{ .Values.auth.password | b64enc | quote }}",
+  ],
+};
+
+const secretNameProblem = remembered(textSecretNameProblem);
+const passwordNameProblem = remembered(textPasswordNameProblem);
+
+/**
+ * A Markdown table's row that names a secret in its first cell and gives
+ * its value, as code, in a later one: what an assistant writes when it
+ * lists a file's variables (`| \`SMTP_PASSWORD\` | worker | \`E2sb…\` |`).
+ */
+export const namedRowSecret: Rule = {
+  id: "named_row_secret",
+  description:
+    "Secret in a Markdown table row whose first cell names it (| `SMTP_PASSWORD` | … | `value` |)",
+  placeholder: "<SECRET>",
+  keywords: ["|"],
+  precheck: (facts) => facts.text.includes("| `"),
+  pattern: () =>
+    // Starts at the row's first cell, a name in backticks; the value is the first cell in
+    // backticks after it.
+    /\|(?<=(?:^|\n)[ \t]{0,8}\|)[ \t]*`(?<name>[A-Za-z_][\w.-]{1,60})`[ \t]*\|(?:[^|`\n]{0,80}\|){0,4}[ \t]*`(?<secret>[^`|\s]{8,512})`[ \t]*\|/dg,
+  secretGroup: "secret",
+  priority: 430,
+  validators: [
+    function nameSaysSecretOrPassword(c) {
+      const name = c.groups["name"] ?? "";
+      return secretNameProblem(name) === undefined || passwordNameProblem(name) === undefined
+        ? undefined
+        : `name ${name} says neither secret nor password`;
+    },
+    notPlaceholder,
+    function typedValue(c) {
+      if (passwordNameProblem(c.groups["name"] ?? "") === undefined) {
+        return passwordShapeProblem(c.secret);
+      }
+      return hasDigitAndLetter(c) ?? minEntropy(3)(c);
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "| Variable | Service | Value in your file | Notes |\n|---|---|---|---|\n| `SMTP_HOST` | worker | `smtp-relay.brevo.com` | |\n| `SMTP_PASSWORD` | worker | `E2sbWsZ8ppEzNa17` | move it |",
+  ],
+  falsePositives: [
+    "| `PASSWORD_MIN_LENGTH` | `12` |\n| `API_KEY` | required | `string` |\n| `QUEUE_URL` | worker | `${REDIS_URL}/2` |",
   ],
 };
