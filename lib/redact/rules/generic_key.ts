@@ -319,7 +319,9 @@ export const genericKey: Rule = {
     function notLabelledChecksum(c) {
       // `checksum/secret: 5c50…`: Helm's digest of a Secret's manifest, named after it.
       return /^[0-9a-f]{40,128}$/.test(c.secret) &&
-          /checksum|digest|sha-?\d{0,3}\b/i.test(lineBefore(c.text, c.start, 80))
+          /(?:checksum|digest)[\w./-]*\\{0,3}["']?[ \t]*[:=][ \t]*\\{0,3}["']?$/i.test(
+            lineBefore(c.text, c.start, 80),
+          )
         ? "a checksum"
         : undefined;
     },
