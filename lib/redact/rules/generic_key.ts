@@ -759,6 +759,22 @@ function nameSaysSecretOrPassword(c: Candidate): string | undefined {
 }
 
 /**
+ * Checks of a value named by a rule's `name` group: the name says secret or
+ * password, and the value is shaped as a password (for a password's name)
+ * or as a key (letters and digits, some entropy).
+ */
+export const NAMED_VALUE_CHECKS: Rule["validators"] = [
+  nameSaysSecretOrPassword,
+  notPlaceholder,
+  notCodePath,
+  function namedValueShape(c) {
+    return passwordNameProblem(c.groups["name"] ?? "") === undefined
+      ? passwordShapeProblem(c.secret)
+      : hasDigitAndLetter(c) ?? minEntropy(3)(c);
+  },
+];
+
+/**
  * A secret's name and its new value, both quoted as code, in what the
  * assistant or a person says they did: "updated `QDRANT_API_KEY` in
  * `staging.env` to `MGsD…`", "đã cập nhật `ZALOPAY_KEY2` … thành `0ovQ…`".
@@ -775,16 +791,7 @@ export const secretSetInProse: Rule = {
     /`(?<=`(?<name>[A-Za-z_][\w.-]{1,60})`(?:[ \t]+[^\s`]{1,30}|[ \t]+`[^`\n]{1,80}`){0,8}?[ \t]+(?:thành|to|sang|=|into|là)[ \t]+`)(?<secret>[^`\s]{8,512})`/dg,
   secretGroup: "secret",
   priority: 400,
-  validators: [
-    nameSaysSecretOrPassword,
-    notPlaceholder,
-    notCodePath,
-    function typedValue(c) {
-      return passwordNameProblem(c.groups["name"] ?? "") === undefined
-        ? passwordShapeProblem(c.secret)
-        : hasDigitAndLetter(c) ?? minEntropy(3.5)(c);
-    },
-  ],
+  validators: NAMED_VALUE_CHECKS,
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "Em đã cập nhật `QDRANT_API_KEY` trong `deploy/staging.env` thành `MGsDWXf7TIkBUmlepicgLJSlSEYLsZv9Yg0iylub_HHpFueB` và restart pod",
@@ -810,16 +817,7 @@ export const genericKeyDotLeader: Rule = {
     /(?<=(?:^|\n)[ \t]{0,8}(?<name>[\w.-]{1,80}))[ \t]\.{3,200}[ \t](?<secret>[^\s"'][^\s]{3,4095})[ \t]*(?=\r?\n|$)/dg,
   secretGroup: "secret",
   priority: 400,
-  validators: [
-    nameSaysSecretOrPassword,
-    notPlaceholder,
-    notCodePath,
-    function typedValue(c) {
-      return passwordNameProblem(c.groups["name"] ?? "") === undefined
-        ? passwordShapeProblem(c.secret)
-        : hasDigitAndLetter(c) ?? minEntropy(3)(c);
-    },
-  ],
+  validators: NAMED_VALUE_CHECKS,
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
     "  Environment\n  APP_ENV ......... production\n  DB_PASSWORD ..... !XRbPosSBObdW2Rw\n  APP_KEY ......... base64:Q3Jm0vV7tXk9Lp2Rw8Yz4Nc6Hd1Jf5Gs0Za3Ub7Ie9o=",

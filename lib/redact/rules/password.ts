@@ -37,6 +37,9 @@ function nameSaysPassword(c: Candidate): string | undefined {
 
 const passwordNameProblem = remembered(textPasswordNameProblem);
 
+/** Words one of which every password name these rules read holds (`pasw`, `pswd`: misspelt). */
+const PASSWORD_NAME_WORDS: readonly string[] = ["pass", "pw", "pasw", "pswd", "pasword"];
+
 /** Quoted values need no shape beyond "not a placeholder, no spaces"; bare words must look typed. */
 function valueLooksSet(c: Candidate): string | undefined {
   const quoted = c.groups["quoted"] !== undefined;
@@ -190,7 +193,7 @@ export const passwordAssignment: Rule = {
   id: "password_assignment",
   description: "Password assigned to a name that says password (code, config, JSON, query string)",
   placeholder: "<PASSWORD>",
-  keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
+  keywords: PASSWORD_NAME_WORDS,
   precheck: (facts) => mayAssignPassword(facts.text, facts.lower),
   pattern: () =>
     new RegExp(
@@ -871,7 +874,7 @@ export const passwordContinued: Rule = {
   id: "password_continued",
   description: "Later lines of a multi-line password value (INI continuation, YAML block scalar)",
   placeholder: "<PASSWORD>",
-  keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
+  keywords: PASSWORD_NAME_WORDS,
   precheck: (facts) => facts.text.includes("\n ") || facts.text.includes("\n\t"),
   pattern: () =>
     new RegExp(
@@ -930,7 +933,7 @@ export const passwordPhraseLine: Rule = {
   id: "password_phrase_line",
   description: "Unquoted passphrase with spaces to the end of a config line (INI, YAML)",
   placeholder: "<PASSWORD>",
-  keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
+  keywords: PASSWORD_NAME_WORDS,
   precheck: (facts) => mayAssignPassword(facts.text, facts.lower),
   pattern: () =>
     new RegExp(
@@ -969,7 +972,7 @@ export const passwordDslLine: Rule = {
   description:
     "Quoted password after its name and a blank, alone on its line (Gradle storePassword '…', Ruby DSLs)",
   placeholder: "<PASSWORD>",
-  keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
+  keywords: PASSWORD_NAME_WORDS,
   pattern: () =>
     new RegExp(
       "(?:^|\\n)[ \\t]{0,40}(?<name>[A-Za-z_][\\w.]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.]{0,30})[ \\t]{1,8}" +
@@ -1573,7 +1576,7 @@ export const passwordMarkup: Rule = {
   description:
     "Password in markup: <password>…</password>, <add key=… value=…/>, a variable default",
   placeholder: "<PASSWORD>",
-  keywords: ["pass", "pw", "pasw", "pswd", "pasword"],
+  keywords: PASSWORD_NAME_WORDS,
   precheck: (facts) => mayHoldMarkup(facts.lower),
   pattern: () => markupPattern("pass|pw|pasw|pswd|pasword"),
   secretGroup: "secret",

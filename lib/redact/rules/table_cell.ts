@@ -10,14 +10,8 @@
  */
 
 import type { Rule } from "../_engine.ts";
-import { textPasswordNameProblem, textSecretNameProblem } from "../secret_keys.ts";
-import {
-  hasDigitAndLetter,
-  minEntropy,
-  notPlaceholder,
-  passwordShapeProblem,
-  remembered,
-} from "../_validators.ts";
+import { notPlaceholder, passwordShapeProblem } from "../_validators.ts";
+import { NAMED_VALUE_CHECKS } from "./generic_key.ts";
 import { idColumnPlace, PASSWORD_COLUMN } from "./_id_columns.ts";
 
 /** A cell of a pipe table under a header that names a password column. */
@@ -64,9 +58,6 @@ export const passwordTableCell: Rule = {
   ],
 };
 
-const secretNameProblem = remembered(textSecretNameProblem);
-const passwordNameProblem = remembered(textPasswordNameProblem);
-
 /**
  * A Markdown table's row that names a secret in its first cell and gives
  * its value, as code, in a later one: what an assistant writes when it
@@ -85,21 +76,7 @@ export const namedRowSecret: Rule = {
     /\|(?<=(?:^|\n)[ \t]{0,8}\|)[ \t]*`(?<name>[A-Za-z_][\w.-]{1,60})`[ \t]*\|(?:[^|`\n]{0,80}\|){0,4}[ \t]*`(?<secret>[^`|\s]{8,512})`[ \t]*\|/dg,
   secretGroup: "secret",
   priority: 430,
-  validators: [
-    function nameSaysSecretOrPassword(c) {
-      const name = c.groups["name"] ?? "";
-      return secretNameProblem(name) === undefined || passwordNameProblem(name) === undefined
-        ? undefined
-        : `name ${name} says neither secret nor password`;
-    },
-    notPlaceholder,
-    function typedValue(c) {
-      if (passwordNameProblem(c.groups["name"] ?? "") === undefined) {
-        return passwordShapeProblem(c.secret);
-      }
-      return hasDigitAndLetter(c) ?? minEntropy(3)(c);
-    },
-  ],
+  validators: NAMED_VALUE_CHECKS,
   allowlist: [],
   truePositives: [
     "| Variable | Service | Value in your file | Notes |\n|---|---|---|---|\n| `SMTP_HOST` | worker | `smtp-relay.brevo.com` | |\n| `SMTP_PASSWORD` | worker | `E2sbWsZ8ppEzNa17` | move it |",
