@@ -61,6 +61,24 @@ Deno.test({
 });
 
 Deno.test({
+  name: "base64RunFindings() does not read a run the rules replace already",
+  permissions: "none",
+  fn() {
+    const run = encoded("token: SECRET and more text to pass 32");
+    const text = `A: ${run}`;
+    let scans = 0;
+    const counting = (value: string): Finding[] => {
+      scans++;
+      return secretWords(value);
+    };
+    const replaced = [{ ruleId: "r", metricLabel: "r", placeholder: "<R>", start: 5, end: 9 }];
+    assert.deepEqual(base64RunFindings(text, counting, replaced), []);
+    assert.equal(scans, 0);
+    assert.equal(base64RunFindings(text, counting).length, 1);
+  },
+});
+
+Deno.test({
   name: "base64RunFindings() replaces a run that decodes to a name and a random secret",
   permissions: "none",
   fn() {

@@ -19,6 +19,7 @@ import {
   INDEXED_MIN_CHARS,
   keywordAnchor,
   keywordsIn,
+  overlapsAny,
   type Rule,
   scanText,
   TextFacts,
@@ -736,6 +737,28 @@ Deno.test({
     const out = redactText(text).text;
     assert.ok(!out.includes(basic) && !out.includes("XrTMN4%76XbTckz"), out);
     assert.ok(out.includes("`svc-billing:<PASSWORD>`"), out);
+  },
+});
+
+Deno.test({
+  name: "overlapsAny() tells a span that overlaps one of sorted findings",
+  permissions: "none",
+  fn() {
+    const f = (start: number, end: number): Finding => ({
+      ruleId: "r",
+      metricLabel: "r",
+      placeholder: "<R>",
+      start,
+      end,
+    });
+    const findings = [f(2, 5), f(10, 12), f(20, 30)];
+    assert.deepEqual(
+      [[0, 2], [0, 3], [5, 10], [11, 11.5], [12, 20], [29, 40], [30, 40]].map(([s, e]) =>
+        overlapsAny(findings, s!, e!)
+      ),
+      [false, true, false, true, false, true, false],
+    );
+    assert.equal(overlapsAny([], 0, 10), false);
   },
 });
 

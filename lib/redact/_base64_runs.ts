@@ -8,7 +8,7 @@
  */
 
 import { decodeBase64 } from "./_base64.ts";
-import type { Finding } from "./_engine.ts";
+import { type Finding, overlapsAny } from "./_engine.ts";
 
 /**
  * Texts longer than this are not searched for base64: the search costs 11
@@ -35,14 +35,19 @@ const RUN =
  * What `scan` finds in the decoded text of each base64 run of `text` (32
  * characters or more, decoding to printable text): for each run where it
  * finds anything, one finding over the whole run, named after the first
- * finding in it. Texts over {@linkcode BASE64_MAX_TEXT_CHARS} are not read.
+ * finding in it. Runs that overlap `replaced` (the rules' findings, sorted) are
+ * not read; nor are texts over {@linkcode BASE64_MAX_TEXT_CHARS}.
  *
  * @example
  * ```ts
  * base64RunFindings(`KUBE_CONFIG_DATA: ${btoa("token: …")}`, scan); // the run, if scan finds the token
  * ```
  */
-export function base64RunFindings(text: string, scan: (value: string) => Finding[]): Finding[] {
+export function base64RunFindings(
+  text: string,
+  scan: (value: string) => Finding[],
+  replaced: readonly Finding[] = [],
+): Finding[] {
   if (text.length > BASE64_MAX_TEXT_CHARS) return [];
   // Each distinct run decoded once; those of text: where they stand, where their text is scanned.
   const runs = new Map<string, { at: number[]; from: number; to: number } | undefined>();
@@ -50,6 +55,8 @@ export function base64RunFindings(text: string, scan: (value: string) => Finding
   let scanned = 0;
   RUN.lastIndex = 0;
   for (let m = RUN.exec(text); m !== null; m = RUN.exec(text)) {
+    // A run the rules replace already (a JWT's parts, a token) needs no second reading.
+    if (overlapsAny(replaced, m.index, m.index + m[0].length)) continue;
     const known = runs.get(m[0]);
     if (known !== undefined) known.at.push(m.index);
     if (runs.has(m[0])) continue;

@@ -670,6 +670,18 @@ function decodedPassword(secret: string): string | undefined {
   return pair?.[1];
 }
 
+/** Whether `[start, end)` overlaps one of `findings` (sorted by start, disjoint). */
+export function overlapsAny(findings: readonly Finding[], start: number, end: number): boolean {
+  let low = 0;
+  let high = findings.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (findings[middle]!.end <= start) low = middle + 1;
+    else high = middle;
+  }
+  return low < findings.length && findings[low]!.start < end;
+}
+
 /**
  * `findings` (sorted, disjoint) and those of `more` that overlap none of
  * them nor an earlier one of `more`, sorted by start.

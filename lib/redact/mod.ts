@@ -95,7 +95,7 @@ function findingsOf(text: string, options: RedactOptions): Finding[] {
   const decoded = [
     ...jsonStringFindings(text, scan),
     ...escapedRunFindings(text, scan),
-    ...base64RunFindings(text, scan),
+    ...base64RunFindings(text, scan, found),
   ];
   return withEchoes(text, withDisjoint(found, decoded));
 }
