@@ -127,6 +127,16 @@ export const phoneNational: Rule = {
     function notInGroupedNumber(c) {
       return followsDigitGroups(c.text, c.start) ? "groups of a longer number" : undefined;
     },
+    function notACount(c) {
+      // `offset 0912345678 bytes`, `size=0387654321`: a quantity, not a number to call.
+      const before = c.text.slice(Math.max(0, c.start - 24), c.start);
+      const after = c.text.slice(c.end, c.end + 12);
+      return /(?:offset|size|length|count|total|seq(?:uence)?|nonce|epoch|timestamp)[ \t:=#]{1,3}$/i
+          .test(before) ||
+          /^[ \t]?(?:bytes?|[KMGT]i?B|ms|records?|rows?|items?|lines?|chars?|times?)\b/.test(after)
+        ? "a quantity"
+        : undefined;
+    },
     function notTaxCode(c) {
       // A Vietnamese tax code (mã số thuế) has ten digits and may start like a mobile number.
       const before = c.text.slice(Math.max(0, c.start - 40), c.start);
@@ -169,6 +179,8 @@ export const phoneNational: Rule = {
     // The last groups of an IBAN whose check digits fail, and of a USPS tracking number.
     "DE37 5710 7128 0601 7273 24",
     "USPS tracking: 9400 1373 9498 1125 0612 47 (Priority Mail)",
+    // Quantities.
+    "sequence 0938 of 1200 processed; offset 0912345678 bytes into segment 0001.log; size=0387654321",
     // Tax codes (mã số thuế), ten digits like a mobile number's.
     "Người mua: CÔNG TY TNHH AN KHANG — MST: 0316789452\n$ curl -s https://api.vietqr.io/v2/business/0315478962",
   ],
