@@ -9,6 +9,7 @@
  * @module
  */
 
+import { boundaryFirst } from "../_boundary_first.ts";
 import type { Candidate, Rule } from "../_engine.ts";
 import { perText } from "../_memo.ts";
 import { isSecretKeyName, textPasswordNameProblem, textSecretNameProblem } from "../secret_keys.ts";
@@ -627,28 +628,30 @@ export const commandKeyArgument: Rule = {
     // A `.key` file written whole with one token (Rails' `config/master.key`).
     // Strings, not a literal: the linter reads no group name used twice.
     new RegExp(
-      '\\.key\\\\{0,3}"[ \\t]{0,4},[ \\t]{0,4}\\\\{0,3}"content\\\\{0,3}"[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,3}"(?<secret>[A-Za-z0-9+/=_-]{32,512})(?=(?:\\\\n)?\\\\{0,3}")' +
-        // Written into a key file: `echo … > master.key`, `echo … | sudo tee …/agent.psk`.
-        "|\\becho[ \\t]+[\"']?(?<secret>[A-Za-z0-9+/=_-]{32,512})[\"']?[ \\t]*(?:>|\\|[ \\t]*(?:sudo[ \\t]+)?tee(?:[ \\t]+-a)?)[ \\t]*\\S{0,200}\\.(?:key|psk)\\b" +
-        "|\\bmc[ \\t]+(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+\\S{1,200}[ \\t]+\\S{1,2000}[ \\t]+[\"']?(?<secret>[^\\s'\"]{3,200}(?:[\"']?[ \\t]+[\"']?[^\\s'\"-][^\\s'\"]{7,4096})?)" +
-        "|\\bngrok[ \\t]+(?:config[ \\t]+add-authtoken|authtoken)[ \\t]+[\"']?(?<secret>[^\\s'\"]{20,200})" +
-        // A self-hosted server's keys start `local-`.
-        "|\\bwandb[ \\t]+login[ \\t]+(?:--[\\w-]{1,20}(?:[ \\t=]+[^\\s-]\\S{0,200})?[ \\t]+){0,3}[\"']?(?<secret>(?:local-)?[a-f0-9]{40})(?![\\w-])" +
-        // A Cloudflare tunnel's token, given to the service it installs.
-        "|\\bcloudflared[ \\t]+(?:service[ \\t]+install|tunnel[ \\t]+run[ \\t]+--token)[ \\t]+[\"']?(?<secret>eyJ[A-Za-z0-9+/=_-]{40,2048})" +
-        // A Secret's value printed decoded: `kubectl get secret … -o jsonpath='{.data.password}' | base64 -d`, then the value.
-        '|\\{\\.data\\.[\\w.\\\\-]{0,60}\\}[^\\n|]{0,20}\\|[ \\t]*base64[ \\t]+(?:-d|--decode|-D)\\b[^\\n]{0,100}?(?:\\r?\\n|\\\\n)(?<secret>[^\\s\\\\"]{6,4096})(?=\\r?\\n|\\\\n|["$]|$)' +
-        // A secrets store's value printed on the next line, not piped or written away.
-        "|\\b(?:buildkite-agent[ \\t]+secret[ \\t]+get|gcloud[ \\t]+secrets[ \\t]+versions[ \\t]+access|op[ \\t]+read" +
-        "|doppler[ \\t]+secrets[ \\t]+get(?=[^\\n|>]{0,200}--plain)|vault[ \\t]+kv[ \\t]+get(?=[^\\n|>]{0,200}-field[= ])" +
-        "|aws[ \\t]+secretsmanager[ \\t]+get-secret-value(?=[^\\n|>]{0,200}--output[ \\t=]+text)|heroku[ \\t]+config:get" +
-        // A raw private key printed: `cat privatekey` after `wg genkey`; a key, token or
-        // password file's one line: `cat config/master.key`, `cat /run/secrets/db_password`.
-        "|cat[ \\t]+\\S{0,200}private_?key\\b" +
-        // `wg genkey | tee peer.key`: the key printed as it is written.
-        "|\\bwg[ \\t]+genkey[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?tee[ \\t]+(?:-a[ \\t]+)?\\S{1,200}(?=[ \\t]*(?:\\r?\\n|\\\\n))" +
-        "|cat[ \\t]+\\S{0,200}(?:\\.key|secret|token|password|pwd|api[_-]?key)[\\w.-]{0,40}(?=[ \\t]*(?:\\r?\\n|\\\\n)))" +
-        '[^\\n|>]{0,200}?(?:\\r?\\n|\\\\n)(?<secret>[^\\s\\\\"]{8,4096})(?=\\r?\\n|\\\\n|["$]|$)',
+      boundaryFirst(
+        '\\.key\\\\{0,3}"[ \\t]{0,4},[ \\t]{0,4}\\\\{0,3}"content\\\\{0,3}"[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,3}"(?<secret>[A-Za-z0-9+/=_-]{32,512})(?=(?:\\\\n)?\\\\{0,3}")' +
+          // Written into a key file: `echo … > master.key`, `echo … | sudo tee …/agent.psk`.
+          "|\\becho[ \\t]+[\"']?(?<secret>[A-Za-z0-9+/=_-]{32,512})[\"']?[ \\t]*(?:>|\\|[ \\t]*(?:sudo[ \\t]+)?tee(?:[ \\t]+-a)?)[ \\t]*\\S{0,200}\\.(?:key|psk)\\b" +
+          "|\\bmc[ \\t]+(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+\\S{1,200}[ \\t]+\\S{1,2000}[ \\t]+[\"']?(?<secret>[^\\s'\"]{3,200}(?:[\"']?[ \\t]+[\"']?[^\\s'\"-][^\\s'\"]{7,4096})?)" +
+          "|\\bngrok[ \\t]+(?:config[ \\t]+add-authtoken|authtoken)[ \\t]+[\"']?(?<secret>[^\\s'\"]{20,200})" +
+          // A self-hosted server's keys start `local-`.
+          "|\\bwandb[ \\t]+login[ \\t]+(?:--[\\w-]{1,20}(?:[ \\t=]+[^\\s-]\\S{0,200})?[ \\t]+){0,3}[\"']?(?<secret>(?:local-)?[a-f0-9]{40})(?![\\w-])" +
+          // A Cloudflare tunnel's token, given to the service it installs.
+          "|\\bcloudflared[ \\t]+(?:service[ \\t]+install|tunnel[ \\t]+run[ \\t]+--token)[ \\t]+[\"']?(?<secret>eyJ[A-Za-z0-9+/=_-]{40,2048})" +
+          // A Secret's value printed decoded: `kubectl get secret … -o jsonpath='{.data.password}' | base64 -d`, then the value.
+          '|\\{\\.data\\.[\\w.\\\\-]{0,60}\\}[^\\n|]{0,20}\\|[ \\t]*base64[ \\t]+(?:-d|--decode|-D)\\b[^\\n]{0,100}?(?:\\r?\\n|\\\\n)(?<secret>[^\\s\\\\"]{6,4096})(?=\\r?\\n|\\\\n|["$]|$)' +
+          // A secrets store's value printed on the next line, not piped or written away.
+          "|\\b(?:buildkite-agent[ \\t]+secret[ \\t]+get|gcloud[ \\t]+secrets[ \\t]+versions[ \\t]+access|op[ \\t]+read" +
+          "|doppler[ \\t]+secrets[ \\t]+get(?=[^\\n|>]{0,200}--plain)|vault[ \\t]+kv[ \\t]+get(?=[^\\n|>]{0,200}-field[= ])" +
+          "|aws[ \\t]+secretsmanager[ \\t]+get-secret-value(?=[^\\n|>]{0,200}--output[ \\t=]+text)|heroku[ \\t]+config:get" +
+          // A raw private key printed: `cat privatekey` after `wg genkey`; a key, token or
+          // password file's one line: `cat config/master.key`, `cat /run/secrets/db_password`.
+          "|cat[ \\t]+\\S{0,200}private_?key\\b" +
+          // `wg genkey | tee peer.key`: the key printed as it is written.
+          "|\\bwg[ \\t]+genkey[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?tee[ \\t]+(?:-a[ \\t]+)?\\S{1,200}(?=[ \\t]*(?:\\r?\\n|\\\\n))" +
+          "|cat[ \\t]+\\S{0,200}(?:\\.key|secret|token|password|pwd|api[_-]?key)[\\w.-]{0,40}(?=[ \\t]*(?:\\r?\\n|\\\\n)))" +
+          '[^\\n|>]{0,200}?(?:\\r?\\n|\\\\n)(?<secret>[^\\s\\\\"]{8,4096})(?=\\r?\\n|\\\\n|["$]|$)',
+      ),
       "dg",
     ),
   secretGroup: "secret",

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { boundaryFirst } from "../_boundary_first.ts";
 import type { Candidate, Rule } from "../_engine.ts";
 import { perText } from "../_memo.ts";
 import { minEntropy, notPlaceholder } from "../_validators.ts";
@@ -62,37 +63,39 @@ export const networkDeviceSecret: Rule = {
   ],
   pattern: () =>
     new RegExp(
-      // Type 7, reversible: `password 7 0822455D0A16`, `key 7 …`.
-      "\\b(?:password|secret|key|key-string|ascii)[ \\t]+7[ \\t]+(?<seven>(?<secret>[0-9A-Fa-f]{4,200}))(?![\\w$])" +
-        // In clear: `username ops [privilege 15] password [0] …`, `enable password …`.
-        `|\\b(?:username[ \\t]+[\\w.@-]{1,64}(?:[ \\t]+privilege[ \\t]+\\d{1,2})?|enable)[ \\t]+password(?:[ \\t]+0)?[ \\t]+(?![5789][ \\t])${WORD}` +
-        // Type 0 secrets are in clear: `username ops secret 0 …`, `enable secret 0 …`.
-        `|\\b(?:username[ \\t]+[\\w.@-]{1,64}(?:[ \\t]+privilege[ \\t]+\\d{1,2})?|enable)[ \\t]+secret[ \\t]+0[ \\t]+${WORD}` +
-        // An AAA server block's key: `tacacs server ISE` … ` key 0 …`, on a line of its own (the
-        // line break first: a look back at every `key` cost text dense with them 30×).
-        `|\\n[ \\t]{1,8}key(?<=(?:tacacs|radius)[ \\t]+server[ \\t]+\\S{1,64}[^!]{0,300}\\n[ \\t]{1,8}key)(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])${WORD}` +
-        // wpa_supplicant: `psk="…"` (also the `#psk=` comment wpa_passphrase writes) or its 64 hex digits.
-        `|(?<![\\w-])#?psk=(?:"(?<secret>[^"\\n]{8,63})"|(?<secret>[0-9a-f]{64})(?![0-9a-f]))` +
-        // Squid's parent proxy: `cache_peer … login=user:password`.
-        `|\\bcache_peer\\b[^\\n]{0,300}?\\blogin=[^:\\s]{1,64}:${WORD}` +
-        // Keys: `key-string …`, `ikev1 pre-shared-key …`, `crypto isakmp key … address`, AAA servers' keys.
-        "|\\b(?:key-string|pre-shared-key|message-digest-key[ \\t]+\\d{1,3}[ \\t]+md5|crypto[ \\t]+isakmp[ \\t]+key|(?:tacacs|radius)-server[ \\t]+key)" +
-        `(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])${WORD}` +
-        // FortiGate: `set psksecret …`, `set passwd …`; `set password …` in a FortiOS config, not `ENC …`.
-        `|\\bset[ \\t]+(?:psksecret|passwd|(?<forti>password|auth-password|priv-password))[ \\t]+(?!ENC[ \\t])${QUOTED_OR_WORD}` +
-        // Cisco's wireless controller: `wpa akm psk set-key ascii …`.
-        `|\\bset-key[ \\t]+(?:ascii|hex)[ \\t]+${WORD}` +
-        // VyOS/EdgeOS: `authentication pre-shared-secret '…'`, `plaintext-password '…'`.
-        `|\\b(?:pre-shared-secret|plaintext-password)[ \\t]+${QUOTED_OR_WORD}` +
-        // Huawei VRP: `local-user admin password cipher %^%#…` (reversible) or `simple …`.
-        `|\\bpassword[ \\t]+(?:cipher|simple)[ \\t]+${WORD}` +
-        // Cisco: `ppp chap password [0] …`, an access point's `wpa-psk ascii [0] …`.
-        `|\\bppp[ \\t]+(?:chap|pap)[ \\t]+(?:sent-username[ \\t]+\\S{1,64}[ \\t]+)?password(?:[ \\t]+0)?[ \\t]+(?!7[ \\t])${WORD}` +
-        `|\\bwpa-psk[ \\t]+(?:ascii|hex)(?:[ \\t]+0)?[ \\t]+(?!7[ \\t])${WORD}` +
-        // RouterOS: `wpa2-pre-shared-key=…`, `/ip ipsec peer … secret=…` is the generic rule's.
-        `|\\b(?:wpa2?-)?pre-shared-key=${QUOTED_OR_WORD}` +
-        // HAProxy: `user ops insecure-password …`, `stats auth admin:…`.
-        `|\\binsecure-password[ \\t]+${WORD}|\\bstats[ \\t]+auth[ \\t]+[^\\s:]{1,64}:${WORD}`,
+      boundaryFirst(
+        // Type 7, reversible: `password 7 0822455D0A16`, `key 7 …`.
+        "\\b(?:password|secret|key|key-string|ascii)[ \\t]+7[ \\t]+(?<seven>(?<secret>[0-9A-Fa-f]{4,200}))(?![\\w$])" +
+          // In clear: `username ops [privilege 15] password [0] …`, `enable password …`.
+          `|\\b(?:username[ \\t]+[\\w.@-]{1,64}(?:[ \\t]+privilege[ \\t]+\\d{1,2})?|enable)[ \\t]+password(?:[ \\t]+0)?[ \\t]+(?![5789][ \\t])${WORD}` +
+          // Type 0 secrets are in clear: `username ops secret 0 …`, `enable secret 0 …`.
+          `|\\b(?:username[ \\t]+[\\w.@-]{1,64}(?:[ \\t]+privilege[ \\t]+\\d{1,2})?|enable)[ \\t]+secret[ \\t]+0[ \\t]+${WORD}` +
+          // An AAA server block's key: `tacacs server ISE` … ` key 0 …`, on a line of its own (the
+          // line break first: a look back at every `key` cost text dense with them 30×).
+          `|\\n[ \\t]{1,8}key(?<=(?:tacacs|radius)[ \\t]+server[ \\t]+\\S{1,64}[^!]{0,300}\\n[ \\t]{1,8}key)(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])${WORD}` +
+          // wpa_supplicant: `psk="…"` (also the `#psk=` comment wpa_passphrase writes) or its 64 hex digits.
+          `|(?<![\\w-])#?psk=(?:"(?<secret>[^"\\n]{8,63})"|(?<secret>[0-9a-f]{64})(?![0-9a-f]))` +
+          // Squid's parent proxy: `cache_peer … login=user:password`.
+          `|\\bcache_peer\\b[^\\n]{0,300}?\\blogin=[^:\\s]{1,64}:${WORD}` +
+          // Keys: `key-string …`, `ikev1 pre-shared-key …`, `crypto isakmp key … address`, AAA servers' keys.
+          "|\\b(?:key-string|pre-shared-key|message-digest-key[ \\t]+\\d{1,3}[ \\t]+md5|crypto[ \\t]+isakmp[ \\t]+key|(?:tacacs|radius)-server[ \\t]+key)" +
+          `(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])${WORD}` +
+          // FortiGate: `set psksecret …`, `set passwd …`; `set password …` in a FortiOS config, not `ENC …`.
+          `|\\bset[ \\t]+(?:psksecret|passwd|(?<forti>password|auth-password|priv-password))[ \\t]+(?!ENC[ \\t])${QUOTED_OR_WORD}` +
+          // Cisco's wireless controller: `wpa akm psk set-key ascii …`.
+          `|\\bset-key[ \\t]+(?:ascii|hex)[ \\t]+${WORD}` +
+          // VyOS/EdgeOS: `authentication pre-shared-secret '…'`, `plaintext-password '…'`.
+          `|\\b(?:pre-shared-secret|plaintext-password)[ \\t]+${QUOTED_OR_WORD}` +
+          // Huawei VRP: `local-user admin password cipher %^%#…` (reversible) or `simple …`.
+          `|\\bpassword[ \\t]+(?:cipher|simple)[ \\t]+${WORD}` +
+          // Cisco: `ppp chap password [0] …`, an access point's `wpa-psk ascii [0] …`.
+          `|\\bppp[ \\t]+(?:chap|pap)[ \\t]+(?:sent-username[ \\t]+\\S{1,64}[ \\t]+)?password(?:[ \\t]+0)?[ \\t]+(?!7[ \\t])${WORD}` +
+          `|\\bwpa-psk[ \\t]+(?:ascii|hex)(?:[ \\t]+0)?[ \\t]+(?!7[ \\t])${WORD}` +
+          // RouterOS: `wpa2-pre-shared-key=…`, `/ip ipsec peer … secret=…` is the generic rule's.
+          `|\\b(?:wpa2?-)?pre-shared-key=${QUOTED_OR_WORD}` +
+          // HAProxy: `user ops insecure-password …`, `stats auth admin:…`.
+          `|\\binsecure-password[ \\t]+${WORD}|\\bstats[ \\t]+auth[ \\t]+[^\\s:]{1,64}:${WORD}`,
+      ),
       "dg",
     ),
   secretGroup: "secret",
@@ -183,20 +186,22 @@ export const snmpSecret: Rule = {
   keywords: ["snmp", "community", "createuser"],
   pattern: () =>
     new RegExp(
-      `\\b(?:snmp-server|set[ \\t]+snmp)[ \\t]+community[ \\t]+${QUOTED_OR_WORD}` +
-        `|(?<![\\w-])community[ \\t]*[:=][ \\t]*${QUOTED_OR_WORD}` +
-        // IOS's trap receivers: `snmp-server host 10.0.0.5 [traps] [version 1|2c] COMMUNITY`.
-        `|\\bsnmp-server[ \\t]+host[ \\t]+[\\w.:-]{1,64}[ \\t]+(?:(?:traps|informs)[ \\t]+)?(?:version[ \\t]+(?:1|2c)[ \\t]+)?(?!version\\b)${WORD}` +
-        // snmptrapd's `authCommunity log,execute,net NAME`.
-        `|\\bauthCommunity[ \\t]+[\\w,]{1,40}[ \\t]+${WORD}` +
-        // SNMPv3: IOS's `auth sha … priv aes 128 …`, net-snmp's `createUser u SHA "…" AES "…"`.
-        `|\\bsnmp-server[ \\t]+user[^\\n]{0,200}?[ \\t]auth[ \\t]+(?:md5|sha\\S{0,8})[ \\t]+${WORD}` +
-        `|\\bpriv[ \\t]+(?:des|3des|aes)(?:[ \\t]+\\d{3})?[ \\t]+${WORD}` +
-        `|\\bcreateUser[^\\n]{0,200}?[ \\t](?:MD5|SHA[\\w-]{0,8})[ \\t]+${QUOTED_OR_WORD}` +
-        // The privacy passphrase after it: starts at its word and looks back for the `createUser`.
-        `|(?:AES|DES)(?<=\\bcreateUser[^\\n]{0,300}[ \\t](?:AES|DES))[\\w-]{0,8}[ \\t]+${QUOTED_OR_WORD}` +
-        // net-snmp's tools and Nagios' check_snmp: `-c`, `-A`, `-X`, `-C` with a blank or none.
-        `|-(?:c|A|X|C)(?<=\\b(?:snmp(?:walk|bulkwalk|get|bulkget|getnext|set|table|trap|df|status)|check_snmp\\w{0,20})\\b[^\\n|;&]{0,300}[ \\t]-[cAXC])[ \\t]*${QUOTED_OR_WORD}`,
+      boundaryFirst(
+        `\\b(?:snmp-server|set[ \\t]+snmp)[ \\t]+community[ \\t]+${QUOTED_OR_WORD}` +
+          `|(?<![\\w-])community[ \\t]*[:=][ \\t]*${QUOTED_OR_WORD}` +
+          // IOS's trap receivers: `snmp-server host 10.0.0.5 [traps] [version 1|2c] COMMUNITY`.
+          `|\\bsnmp-server[ \\t]+host[ \\t]+[\\w.:-]{1,64}[ \\t]+(?:(?:traps|informs)[ \\t]+)?(?:version[ \\t]+(?:1|2c)[ \\t]+)?(?!version\\b)${WORD}` +
+          // snmptrapd's `authCommunity log,execute,net NAME`.
+          `|\\bauthCommunity[ \\t]+[\\w,]{1,40}[ \\t]+${WORD}` +
+          // SNMPv3: IOS's `auth sha … priv aes 128 …`, net-snmp's `createUser u SHA "…" AES "…"`.
+          `|\\bsnmp-server[ \\t]+user[^\\n]{0,200}?[ \\t]auth[ \\t]+(?:md5|sha\\S{0,8})[ \\t]+${WORD}` +
+          `|\\bpriv[ \\t]+(?:des|3des|aes)(?:[ \\t]+\\d{3})?[ \\t]+${WORD}` +
+          `|\\bcreateUser[^\\n]{0,200}?[ \\t](?:MD5|SHA[\\w-]{0,8})[ \\t]+${QUOTED_OR_WORD}` +
+          // The privacy passphrase after it: starts at its word and looks back for the `createUser`.
+          `|(?:AES|DES)(?<=\\bcreateUser[^\\n]{0,300}[ \\t](?:AES|DES))[\\w-]{0,8}[ \\t]+${QUOTED_OR_WORD}` +
+          // net-snmp's tools and Nagios' check_snmp: `-c`, `-A`, `-X`, `-C` with a blank or none.
+          `|-(?:c|A|X|C)(?<=\\b(?:snmp(?:walk|bulkwalk|get|bulkget|getnext|set|table|trap|df|status)|check_snmp\\w{0,20})\\b[^\\n|;&]{0,300}[ \\t]-[cAXC])[ \\t]*${QUOTED_OR_WORD}`,
+      ),
       "dg",
     ),
   secretGroup: "secret",

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { boundaryFirst } from "../_boundary_first.ts";
 import type { Candidate, Rule } from "../_engine.ts";
 import { perText } from "../_memo.ts";
 import { textPasswordNameProblem } from "../secret_keys.ts";
@@ -1148,34 +1149,36 @@ export const passwordCommand: Rule = {
   precheck: (facts) => mayRunPasswordCommand(facts.lower),
   pattern: () =>
     new RegExp(
-      // Flags, `-C 12` (bcrypt's cost) with its number.
-      `\\bhtpasswd[ \\t]+(?<flags>(?:-[A-Za-z]{1,6}(?:[ \\t]+\\d{1,3})?[ \\t]+){1,6})` +
-        `[^\\s-]\\S{0,1000}[ \\t]+[^\\s-]\\S{0,200}[ \\t]+${SHELL_WORD}` +
-        `|\\bnet[ \\t]+use[ \\t]+(?:[A-Za-z]:[ \\t]+)?\\\\\\\\\\S{1,1000}[ \\t]+(?:/user:\\S{1,200}[ \\t]+)?(?<net>${SHELL_WORD})` +
-        `|\\bexpect[ \\t]+(?:-\\w{1,10}[ \\t]+)?"[^"\\n]{0,80}(?:assword|passphrase)[^"\\n]{0,40}"[ \\t]*\\r?\\n[ \\t]*` +
-        `send[ \\t]+(?:--[ \\t]+)?"(?<quoted>(?<secret>[^"\\n\\\\]{1,4096}))(?:\\\\[rn])?"` +
-        // Piped to a login that reads it: `sudo -S`, `--password-stdin`, `gh auth login --with-token`, `az devops login`.
-        `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|kinit\\b|passwd[ \\t]+--stdin|smbpasswd[ \\t]+-s|[^\\n|]{0,200}(?:--password-stdin|--with-token|devops[ \\t]+login|secret[ \\t]+put|env[ \\t]+add|secret[ \\t]+set|secrets[ \\t]+set))` +
-        // Starts at the here-string and looks back for the command: `sudo` is in many commands.
-        `|<<<(?<=(?:--password-stdin|\\bsudo[ \\t]+-S\\b)[^\\n<]{0,200}<<<)[ \\t]*${SHELL_WORD}` +
-        `|\\bnet[ \\t]+user[ \\t]+[^\\s/]\\S{0,100}[ \\t]+(?<net>${SHELL_WORD})(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|$))` +
-        // `ldappasswd … -s NEW`, `ipmitool user set password ID NEW`.
-        `|\\bldappasswd\\b[^\\n|;&]{0,300}?[ \\t]-s[ \\t]+${SHELL_WORD}` +
-        `|\\bipmitool\\b[^\\n|;&]{0,200}?[ \\t]user[ \\t]+set[ \\t]+password[ \\t]+\\d{1,3}[ \\t]+${SHELL_WORD}` +
-        // `pulumi config set --secret KEY VALUE`, or with `--secret` after: a secret whatever KEY says.
-        `|\\bpulumi[ \\t]+config[ \\t]+set[ \\t]+(?:--secret[ \\t]+[\\w:./-]{1,200}[ \\t]+${SHELL_WORD}` +
-        `|[\\w:./-]{1,200}[ \\t]+${SHELL_WORD}(?=[ \\t]+--secret\\b))` +
-        `|\\bcmdkey(?:[ \\t]{1,8}/(?!pass:)[A-Za-z]{1,12}(?::\\S{1,200})?){0,4}[ \\t]{1,8}/pass:${SHELL_WORD}` +
-        `|\\bopenssl[ \\t]+passwd[ \\t]+(?:-(?:1|5|6|apr1|crypt|aixmd5)[ \\t]+|-salt[ \\t]+\\S{1,64}[ \\t]+){0,3}${SHELL_WORD}` +
-        `|\\brabbitmqctl[ \\t]+(?:add_user|change_password)[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
-        // Oracle's `user/password@db` logins, in its tools and in JDBC's thin URLs.
-        `|\\b(?:sqlplus|expdp|impdp|sqlldr|dgmgrl|rman[ \\t]+target)[ \\t]+(?:-\\w{1,10}[ \\t]+){0,3}(?:userid=)?[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@|\\s|$)` +
-        `|jdbc:oracle:thin:[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@)` +
-        // `drone secret add --name NAME --data VALUE`: a secret whatever NAME says.
-        `|\\bdrone[ \\t]+(?:org[ \\t]+)?secret[ \\t]+(?:add|update)[ \\t][^\\n|;&]{0,200}?--data(?:=|[ \\t]+)${SHELL_WORD}` +
-        // `lftp -u user,password`; `composer`/`poetry config http-basic.REPO user password`.
-        `|\\blftp[ \\t][^\\n|;&]{0,200}?-u[ \\t]+(?:'[^'\\n,]{1,100}'|"[^"\\n,]{1,100}"|[^\\s,'"]{1,100}),${SHELL_WORD}` +
-        `|\\b(?:composer|poetry)[ \\t]+config[ \\t]+(?:-{1,2}[\\w-]{1,12}[ \\t]+){0,3}http-basic\\.\\S{1,200}[ \\t]+\\S{1,200}[ \\t]+${SHELL_WORD}`,
+      boundaryFirst(
+        // Flags, `-C 12` (bcrypt's cost) with its number.
+        `\\bhtpasswd[ \\t]+(?<flags>(?:-[A-Za-z]{1,6}(?:[ \\t]+\\d{1,3})?[ \\t]+){1,6})` +
+          `[^\\s-]\\S{0,1000}[ \\t]+[^\\s-]\\S{0,200}[ \\t]+${SHELL_WORD}` +
+          `|\\bnet[ \\t]+use[ \\t]+(?:[A-Za-z]:[ \\t]+)?\\\\\\\\\\S{1,1000}[ \\t]+(?:/user:\\S{1,200}[ \\t]+)?(?<net>${SHELL_WORD})` +
+          `|\\bexpect[ \\t]+(?:-\\w{1,10}[ \\t]+)?"[^"\\n]{0,80}(?:assword|passphrase)[^"\\n]{0,40}"[ \\t]*\\r?\\n[ \\t]*` +
+          `send[ \\t]+(?:--[ \\t]+)?"(?<quoted>(?<secret>[^"\\n\\\\]{1,4096}))(?:\\\\[rn])?"` +
+          // Piped to a login that reads it: `sudo -S`, `--password-stdin`, `gh auth login --with-token`, `az devops login`.
+          `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|kinit\\b|passwd[ \\t]+--stdin|smbpasswd[ \\t]+-s|[^\\n|]{0,200}(?:--password-stdin|--with-token|devops[ \\t]+login|secret[ \\t]+put|env[ \\t]+add|secret[ \\t]+set|secrets[ \\t]+set))` +
+          // Starts at the here-string and looks back for the command: `sudo` is in many commands.
+          `|<<<(?<=(?:--password-stdin|\\bsudo[ \\t]+-S\\b)[^\\n<]{0,200}<<<)[ \\t]*${SHELL_WORD}` +
+          `|\\bnet[ \\t]+user[ \\t]+[^\\s/]\\S{0,100}[ \\t]+(?<net>${SHELL_WORD})(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|$))` +
+          // `ldappasswd … -s NEW`, `ipmitool user set password ID NEW`.
+          `|\\bldappasswd\\b[^\\n|;&]{0,300}?[ \\t]-s[ \\t]+${SHELL_WORD}` +
+          `|\\bipmitool\\b[^\\n|;&]{0,200}?[ \\t]user[ \\t]+set[ \\t]+password[ \\t]+\\d{1,3}[ \\t]+${SHELL_WORD}` +
+          // `pulumi config set --secret KEY VALUE`, or with `--secret` after: a secret whatever KEY says.
+          `|\\bpulumi[ \\t]+config[ \\t]+set[ \\t]+(?:--secret[ \\t]+[\\w:./-]{1,200}[ \\t]+${SHELL_WORD}` +
+          `|[\\w:./-]{1,200}[ \\t]+${SHELL_WORD}(?=[ \\t]+--secret\\b))` +
+          `|\\bcmdkey(?:[ \\t]{1,8}/(?!pass:)[A-Za-z]{1,12}(?::\\S{1,200})?){0,4}[ \\t]{1,8}/pass:${SHELL_WORD}` +
+          `|\\bopenssl[ \\t]+passwd[ \\t]+(?:-(?:1|5|6|apr1|crypt|aixmd5)[ \\t]+|-salt[ \\t]+\\S{1,64}[ \\t]+){0,3}${SHELL_WORD}` +
+          `|\\brabbitmqctl[ \\t]+(?:add_user|change_password)[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
+          // Oracle's `user/password@db` logins, in its tools and in JDBC's thin URLs.
+          `|\\b(?:sqlplus|expdp|impdp|sqlldr|dgmgrl|rman[ \\t]+target)[ \\t]+(?:-\\w{1,10}[ \\t]+){0,3}(?:userid=)?[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@|\\s|$)` +
+          `|jdbc:oracle:thin:[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@)` +
+          // `drone secret add --name NAME --data VALUE`: a secret whatever NAME says.
+          `|\\bdrone[ \\t]+(?:org[ \\t]+)?secret[ \\t]+(?:add|update)[ \\t][^\\n|;&]{0,200}?--data(?:=|[ \\t]+)${SHELL_WORD}` +
+          // `lftp -u user,password`; `composer`/`poetry config http-basic.REPO user password`.
+          `|\\blftp[ \\t][^\\n|;&]{0,200}?-u[ \\t]+(?:'[^'\\n,]{1,100}'|"[^"\\n,]{1,100}"|[^\\s,'"]{1,100}),${SHELL_WORD}` +
+          `|\\b(?:composer|poetry)[ \\t]+config[ \\t]+(?:-{1,2}[\\w-]{1,12}[ \\t]+){0,3}http-basic\\.\\S{1,200}[ \\t]+\\S{1,200}[ \\t]+${SHELL_WORD}`,
+      ),
       "dg",
     ),
   secretGroup: "secret",
