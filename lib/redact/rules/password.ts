@@ -187,7 +187,9 @@ function mayAssignPassword(text: string, lower: string): boolean {
 const VALUE = "(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
   '(?:"""\\n?(?<quoted>(?<secret>[^"\\\\]{1,4096}?))\\n?"""|' +
   "\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
-  '|\\\\{1,3}"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\{1,3}"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096}))';
+  '|\\\\{1,3}"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\{1,3}"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096})' +
+  // A log's bracketed value, alone to the line's end: `Password: [N2YA…]`.
+  "|\\[(?<secret>[^\\]\\s\"',[]{4,200})\\](?=[ \\t]*(?:\\r?\\n|$)))";
 
 /** `password = …`, `DB_PASS: …`, `"password": "…"`. */
 export const passwordAssignment: Rule = {
@@ -224,6 +226,7 @@ export const passwordAssignment: Rule = {
   truePositives: [
     "mail: mai@corp.lan\nuserPassword:: U3BhcnJvd0AyMDA4\n",
     "    Environment:\n      DB_PASSWORD:     Hq7-Lm2!Vx9rT",
+    "[12:04:33] [+++] [0] Username: [minh@corp.vn]\n[12:04:33] [+++] [0] Password: [N2YAyijMbaj]\n",
     // Aligned by blanks before the operator.
     'db_password                           = "Kq8-Vx2-Lm7"',
     'db_password"                           : "Kq8-Vx2-Lm7"',
@@ -326,6 +329,7 @@ function userPassAt(text: string, at: number, flag: string): boolean {
  */
 function mayPassFlag(text: string): boolean {
   if (text.includes("sshpass") || text.includes("-pass") || text.includes("_pass")) return true;
+  if (text.includes("--auth-cred") || /freerdp/i.test(text)) return true;
   if (text.includes("redis-cli") || SPACED_PASSWORD_COMMANDS.test(text)) return true;
   for (let at = text.indexOf("-p"); at >= 0; at = text.indexOf("-p", at + 1)) {
     if (at === 0 || at + 2 >= text.length || !mayBeSpace(text.charCodeAt(at - 1))) continue;
@@ -347,7 +351,7 @@ function flagValue(bare: string): string {
 
 /** Commands whose `-p VALUE` (with a blank) is a password; `redis-cli` takes it as `-a`. */
 const SPACED_PASSWORD_COMMANDS =
-  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh|racadm|security)\b/;
+  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh|racadm|security|evil-winrm|crackmapexec|cme|nxc|netexec|hydra|smbmap)\b/;
 
 /**
  * The commands whose other flags take a password after a blank: macOS's
@@ -362,6 +366,14 @@ const SPACED_FLAG_COMMANDS: Readonly<Record<string, RegExp>> = {
 
 /** Rejects `-p VALUE`, `-a VALUE`, … outside the commands that take a password so. */
 function spacedFlagCommand(c: Candidate): string | undefined {
+  // `/p:` is FreeRDP's; elsewhere (`net use … /p:yes`) it means persistent.
+  if (c.groups["windows"] !== undefined) {
+    return /\b(?:[xw]freerdp3?|sdl-freerdp3?|freerdp)\b/.test(
+        commandBefore(c.text, c.matchStart, 300),
+      )
+      ? undefined
+      : "/p: outside FreeRDP";
+  }
   const flag = c.groups["spaced"];
   if (flag === undefined) return undefined;
   const before = commandBefore(c.text, c.matchStart, 300);
@@ -381,7 +393,17 @@ export const passwordFlagAttached: Rule = {
   id: "password_flag",
   description: "Password in a command-line flag (-pSECRET, sshpass -p, --password, -u user:pass)",
   placeholder: "<PASSWORD>",
-  keywords: [" -p", "-pass", "_pass", "-u ", "--user ", "--user=", "redis-cli"],
+  keywords: [
+    " -p",
+    "-pass",
+    "_pass",
+    "-u ",
+    "--user ",
+    "--user=",
+    "redis-cli",
+    "--auth-cred",
+    " /p",
+  ],
   precheck: (facts) => mayPassFlag(facts.text),
   pattern: () =>
     new RegExp(
@@ -399,9 +421,11 @@ export const passwordFlagAttached: Rule = {
         `(?:password|passwd|pass|pwd)(?:=|[ \\t]+)(?:pass:)?${
           flagValue("(?<secret>[^\\s'\"-][^\\s'\"]{0,4095})")
         }` +
-        // The quotes may be escaped: the command inside a JSON string.
-        `|(?<!\\S)(?:-u|--user)(?:[ \\t]+|=)(?:"[^"\\s:$]{1,100}"|'[^'\\s:$]{1,100}'|\\\\{0,3}['"]?[^\\s:'"$\\\\]{1,100}):` +
-        `(?<userpass>${flagValue("(?<secret>[^\\s'\"\\\\]{1,4096})")})`,
+        // The quotes may be escaped: the command inside a JSON string. sqlmap's `--auth-cred`.
+        `|(?<!\\S)(?:-u|--user|--auth-cred)(?:[ \\t]+|=)(?:"[^"\\s:$]{1,100}"|'[^'\\s:$]{1,100}'|\\\\{0,3}['"]?[^\\s:'"$\\\\]{1,100}):` +
+        `(?<userpass>${flagValue("(?<secret>[^\\s'\"\\\\]{1,4096})")})` +
+        // FreeRDP's Windows-style flag: `xfreerdp /v:host /u:user /p:PASSWORD`.
+        `|(?<=\\s)(?<windows>/p(?:assword)?:)${flagValue("(?<secret>[^\\s'\"]{1,4096})")}`,
       "dg",
     ),
   secretGroup: "secret",
@@ -436,6 +460,10 @@ export const passwordFlagAttached: Rule = {
     "mysql -h db -u admin -pK9#vLq2mWx app",
     "sshpass -p 'hX4!rTz9' ssh ops@10.0.0.7",
     "node dist/index.js --redis-host 127.0.0.1 --redis-pass Rh7fT87VVONwXIdToETC",
+    // Pentest tools: FreeRDP's /p:, evil-winrm's -p, sqlmap's --auth-cred.
+    "xfreerdp /v:10.10.14.22 /u:svc_deploy /d:CORP /p:XooR7B5eU36cbv /cert:ignore",
+    "evil-winrm -i 10.10.14.22 -u svc_deploy -p 'XooR7B5eU36cbv'",
+    'sqlmap -u "https://staging.shop.id/api?ref=1" --auth-type=Basic --auth-cred="qa_tester:nOzrX6t05L5y" --batch',
     // macOS keychains on a CI runner.
     'security create-keychain -p "lGpZApdMt8eHT1NKir5_" build.keychain',
     'security import dist.p12 -k "$KEYCHAIN" -P "harbor@maple62W" -T /usr/bin/codesign',
@@ -466,6 +494,7 @@ export const passwordFlagAttached: Rule = {
     // A blank -p outside the commands that take a password so.
     "mkdir -p build/out && ssh -p 2222 host",
     "scp -P 2222 a.txt host: && security find-identity -p codesigning -v && ssh-keygen -k -f krl",
+    "net use Z: \\\\fs01\\share /p:yes && robocopy C:\\a Z:\\a /p:1",
     // Switches that ask for a password, and a password flag's file.
     "ansible-playbook --ask-become-pass site.yml && psql --no-password -h db",
     "docker login --password-stdin ghcr.io && app --db-pass $DB_PASS --smtp-pass config.yaml",
@@ -1088,6 +1117,57 @@ export const nagiosResourceMacro: Rule = {
   ],
 };
 
+/** Whether the text shows cracked hashes (`hashcat … --show`, `john --show`); asked once per text. */
+const showsCracked = perText((text) => /\b(?:hashcat|john)\b[^\n]{0,200}--show\b/.test(text));
+
+/**
+ * Credentials as offensive-security tools take and print them: Impacket's
+ * `domain/user:password@host` target, CrackMapExec's and NetExec's
+ * `[+] DOMAIN\user:password` lines, and a cracked hash's plain text after
+ * `hashcat --show` or `john --show` (`$krb5tgs$…:Password`).
+ */
+export const pentestCredential: Rule = {
+  id: "pentest_credential",
+  description:
+    "Password in a pentest tool's target or output (Impacket domain/user:pass@host, CrackMapExec [+] DOMAIN\\user:pass, hashcat --show)",
+  placeholder: "<PASSWORD>",
+  keywords: ["impacket", ".py", "[+]", "[-]", "--show"],
+  pattern: () =>
+    new RegExp(
+      // Impacket: the target, quoted or not, after the tool's name.
+      // Starts at the tool's name (`impacket-`, `.py`, literals), then reads on to the target.
+      "(?:impacket-\\w{2,20}|\\.py(?<=\\b\\w{2,20}\\.py))\\b[^\\n|;&]{0,200}?[ \\t]['\"]?(?:[\\w.-]{0,64}/)?[\\w.$-]{1,64}:" +
+        "(?:'(?<secret>[^'\\n]{1,200})'|\"(?<secret>[^\"\\n]{1,200})\"|(?<secret>[^\\s'\"]{1,200}))(?=@[\\w.-]{1,253}['\"]?(?:\\s|$))" +
+        // CrackMapExec, NetExec: a protocol, a host, a port, a name, then the result.
+        "|\\[[+-]\\](?<=(?:^|\\n)(?:SMB|WINRM|LDAP|MSSQL|SSH|RDP|FTP|WMI|VNC|NFS)[ \\t]+\\S{1,64}[ \\t]+\\d{1,5}[ \\t]+\\S{1,64}[ \\t]+\\[[+-]\\])" +
+        "[ \\t]+[^\\s\\\\]{1,100}\\\\[^\\s:\\\\]{1,100}:(?<secret>[^\\s]{1,200})" +
+        // A cracked hash: a `$…` hash or 32 hex digits, then the plain text to the line's end.
+        "|(?:^|\\n)(?:\\$[^\\s:]{8,8192}|[0-9a-fA-F]{32})(?::[^\\s:]{1,200})?:(?<cracked>(?<secret>[^\\n:]{1,200}))(?=\\r?\\n|$)",
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 455,
+  validators: [
+    function crackedAfterShow(c) {
+      return c.groups["cracked"] === undefined || showsCracked(c.text) ? undefined : "no --show";
+    },
+    notPlaceholder,
+    (c) => c.secret.length < 4 ? `length ${c.secret.length} < 4` : undefined,
+  ],
+  allowlist: [],
+  truePositives: [
+    "impacket-secretsdump -just-dc-user krbtgt 'corp.local/svc_backup:iGJEf!4Q%m4v#%y@10.0.5.12' -outputfile dc01",
+    "psexec.py ./localadmin:'cRyNW6YUndOd'@10.0.7.107 cmd.exe",
+    "SMB         10.10.20.14     445    SQL02            [+] corp.hanoiair.vn\\t.lam:Welcome2024! (Pwn3d!)",
+    "$ hashcat -m 13100 kerberoast.txt --show\n$krb5tgs$23$*svc_mssql$CORP.LOCAL$corp.local/svc_mssql*$21b6607795f5020f4c7361a56e210366$7806c6d8:Sup3rS3cure!SQL",
+  ],
+  falsePositives: [
+    "$ hashcat -m 1000 ntlm.txt wordlist.txt\n31d6cfe0d16ae931b73c59d7e0c089c0:\nSession..........: hashcat",
+    "python3 setup.py install --user && git clone git@github.com:fortra/impacket.git",
+    "SMB 10.10.20.11 445 FS01 [*] Windows Server 2019 (name:FS01) (domain:corp.local)",
+  ],
+};
+
 /** What `htpasswd -b`, `net use`, an `expect` script and `echo … |` need first. */
 function mayRunPasswordCommand(lower: string): boolean {
   return lower.includes("htpasswd") || lower.includes("net use") || lower.includes("net user") ||
@@ -1648,4 +1728,5 @@ export const password: Rule[] = [
   passwordDslLine,
   terraformRandomPassword,
   nagiosResourceMacro,
+  pentestCredential,
 ];

@@ -125,7 +125,13 @@ export const phoneNational: Rule = {
     notDate,
     notDecimal,
     function notInGroupedNumber(c) {
-      return followsDigitGroups(c.text, c.start) ? "groups of a longer number" : undefined;
+      if (followsDigitGroups(c.text, c.start)) return "groups of a longer number";
+      // `{ 4D 5A 90 00 03 00 00 00 04 00 … }`: bytes of a dump, two hex digits each.
+      const before = c.text.slice(Math.max(0, c.start - 6), c.start);
+      return /(?:[0-9A-Fa-f]{2} ){2}$/.test(before) &&
+          /^ [0-9A-Fa-f]{2}\b/.test(c.text.slice(c.end, c.end + 3))
+        ? "bytes of a dump"
+        : undefined;
     },
     function notACount(c) {
       // `offset 0912345678 bytes`, `size=0387654321`: a quantity, not a number to call.
@@ -179,6 +185,8 @@ export const phoneNational: Rule = {
     // The last groups of an IBAN whose check digits fail, and of a USPS tracking number.
     "DE37 5710 7128 0601 7273 24",
     "USPS tracking: 9400 1373 9498 1125 0612 47 (Priority Mail)",
+    // A YARA rule's hex string.
+    "        $h1 = { 4D 5A 90 00 03 00 00 00 04 00 00 00 FF FF 00 00 }",
     // Quantities.
     "sequence 0938 of 1200 processed; offset 0912345678 bytes into segment 0001.log; size=0387654321",
     // Tax codes (mã số thuế), ten digits like a mobile number's.
