@@ -386,6 +386,16 @@ function tableCells(text: string, at: number, found: IdColumns, kind: IdColumnKi
   const delimiter = delimiterOf(header);
   if (delimiter === undefined || /\d{12}/.test(header)) return end;
   const bounds = splitCells(text, start, end, delimiter);
+  // A row below another of the table's rows is a body row, whatever its cells say
+  // (`| Smtp:Password | "" |` under `| Setting | … |`).
+  if (start > 0 && !escaped) {
+    const above = text.lastIndexOf("\n", start - 2) + 1;
+    const previous = text.slice(above, start - 1);
+    if (
+      !/^[ \t|+:=-]*$/.test(previous) &&
+      splitCells(text, above, start - 1, delimiter).length === bounds.length
+    ) return end;
+  }
   const names: string[] = [];
   for (let i = 0; i < bounds.length; i += 2) names.push(text.slice(bounds[i], bounds[i + 1]));
   const column = idColumnOf(names, kind);

@@ -317,6 +317,13 @@ export const genericKey: Rule = {
     notCall,
     notCodePath,
     notPlainUuid,
+    function notKeyFingerprint(c) {
+      // `GPG_KEY=5BE3A09D…` (python's images): the release key's fingerprint, public.
+      return /^(?:[0-9A-F]{40}|[0-9a-f]{40}|[0-9A-F]{16})$/.test(c.secret) &&
+          /gpg|pgp|gnupg/i.test(headAndName(c))
+        ? "a key's fingerprint"
+        : undefined;
+    },
     function notLabelledChecksum(c) {
       // `checksum/secret: 5c50…`: Helm's digest of a Secret's manifest, named after it.
       return /^[0-9a-f]{40,128}$/.test(c.secret) &&
@@ -379,6 +386,8 @@ export const genericKey: Rule = {
     // A cache's key: its files' digest after words.
     "key: Linux-pnpm-646dac532fce276b341bfac190442820581cc3f07d7628ad2f836f21294f8e35",
     "Cache restored from key: pip-Linux-py3.12-fd195f9eb82239f451a63680ae059071b475fb42f89e8f06a45f2465f7ca2e5c",
+    // A release signing key's fingerprint (python's Docker images).
+    '"Env": ["PATH=/usr/local/bin", "GPG_KEY=5BE3A09D87F504216C3323B6D214120BBF64F74B", "PYTHON_VERSION=3.12.2"]',
     // Helm's checksum annotations.
     "  Annotations:      checksum/config: 5c503431417349dedc3f7779de87f6b4f330f3650e44491a32def661c12e3eff\n                    checksum/secret: 9b1d77a1c2e3f4051627384950a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e",
     // A card's token at the payment provider: an object id.
@@ -464,6 +473,12 @@ const PROSE_KEY_CHECKS: Rule["validators"] = [
   notPlaceholder,
   notSealedCiphertext,
   notCodePath,
+  function notCommit(c) {
+    // `commit gây lỗi … là \`cde8867a…\``: a commit's id, named in the same sentence.
+    return /^[0-9a-f]{7,40}$/.test(c.secret) && /\bcommit\b/i.test(lineBefore(c.text, c.start, 160))
+      ? "a commit's id"
+      : undefined;
+  },
   minEntropy(3.2),
   function notAssignment(c) {
     return /^[A-Za-z_]\w*=[^=]/.test(c.secret) ? "an assignment, not a value" : undefined;
@@ -508,6 +523,7 @@ export const genericKeyProse: Rule = {
     "Token API của GHTK bên vận hành gửi là 4aa101049346ecba38fd7c91348e01ec183ff1c5, anh viết hàm nhé",
   ],
   falsePositives: [
+    "Bisect: commit gây lỗi đọc secret là `cde8867a65ca5b5d44c58683987ad4cb60f7bd8a`, commit trước đó vẫn chạy.",
     "the token is stored in AWS Secrets Manager as prod/db/token-2024-rotation",
     "the secret key is 32 characters long and base64 encoded",
     "the token is tokenizer_config_v2_final_build and the secret key is abcdefghijklmnop1234",

@@ -33,7 +33,10 @@ import {
 
 function nameSaysPassword(c: Candidate): string | undefined {
   // `password_assignment` starts at the word and looks back for the name's head.
-  return passwordNameProblem(headAndName(c));
+  const name = headAndName(c);
+  // `random_password.redis: Creation complete …`: a Terraform resource's address in a log.
+  if (/^random_password\./.test(name)) return "a Terraform resource's address";
+  return passwordNameProblem(name);
 }
 
 const passwordNameProblem = remembered(textPasswordNameProblem);
@@ -47,7 +50,7 @@ function valueLooksSet(c: Candidate): string | undefined {
   // `setenv("DB_PASSWORD", "…")`: a name and a value as two arguments, or two words of a list.
   if (c.groups["pair"] !== undefined) {
     // `route("/users/password", methods=[…])`: a path's last part, then a keyword argument.
-    if (/=$/.test(c.secret)) return "a keyword argument's name";
+    if (/[=:]$/.test(c.secret)) return "a keyword argument's or a key's name";
     return passwordShapeProblem(c.secret);
   }
   if (quoted) {
@@ -92,7 +95,9 @@ function valueLooksSet(c: Candidate): string | undefined {
 const MESSAGE_WORDS =
   "the and for you your must not too are was has have with this that least characters password " +
   "enter invalid incorrect required match does should please new old confirm field from wrong " +
-  "is be at of to in on or a an it";
+  "is be at of to in on or a an it " +
+  // Vietnamese: messages about the password say "mật khẩu" and their own words.
+  "mật khẩu không phải có ít nhất ký tự vui lòng nhập xác nhận khớp sai đúng mới cũ và của";
 
 /**
  * Why a quoted value with spaces is not a passphrase, or `undefined` when it
@@ -621,6 +626,10 @@ function typedInProse(c: Candidate): string | undefined {
   if (/^\p{L}+$/u.test(c.secret)) return "a word";
   // `"{{ required \"db.password is required\" … }}"`: a word before an escaped quote.
   if (c.secret.endsWith("\\")) return "a word before an escaped quote";
+  // `private: true\n` in a JSON string: a setting's word, its line break escaped.
+  if (/^(?:true|false|yes|no|null|none|on|off)(?:\\[nrt])*$/i.test(c.secret)) {
+    return "a setting's word";
+  }
   if (c.groups["bare"] !== undefined) return barePasswordProblem(c.secret);
   return /\s/.test(c.secret) ? passphraseProblem(c.secret) : passwordShapeProblem(c.secret);
 }
@@ -646,7 +655,7 @@ export const passwordProse: Rule = {
         "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
         "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
         // `password mới nhé: X`: words, then a colon.
-        "|(?<![\\w.-])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=/]{1,20}(?![^\\s:=])){1,4}?[ \\t]*:(?!//)" +
+        "|(?<![\\w.-])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=/{}@]{1,20}(?![^\\s:=])){1,4}?[ \\t]*:(?!//)" +
         `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,6}?[ \\t]+(?:is|was|will be|là)[ \\t]*:?${PROSE_NOW}` +
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
         // `the password's X`, `changed the password to X`, `use password 'X'`.
@@ -969,7 +978,8 @@ export const passwordPhraseLine: Rule = {
     new RegExp(
       "(?:^|\\n)[ \\t]{0,40}(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
         // Three to ten words: a passphrase, and what a single word leaves to `password_assignment`.
-        "[ \\t]{0,4}[:=][ \\t]{0,4}(?<secret>[^\\s\"'#;|>!&\\[{][^\\s#;]{0,100}(?:[ \\t]{1,8}[^\\s#;]{1,100}){2,9})" +
+        // A colon glued to the next word is Ruby's symbol (`has_secure_password :recovery_password`).
+        "[ \\t]{0,4}(?::(?=[ \\t])|=)[ \\t]{0,4}(?<secret>[^\\s\"'#;|>!&\\[{][^\\s#;]{0,100}(?:[ \\t]{1,8}[^\\s#;]{1,100}){2,9})" +
         "[ \\t]{0,8}(?=\\r?\\n|$)",
       "dgi",
     ),
@@ -986,6 +996,8 @@ export const passwordPhraseLine: Rule = {
   ],
   falsePositives: [
     "passwords: rotate every ninety days",
+    "random_password.redis: Creation complete after 0s [id=none]",
+    "class User < ApplicationRecord\n  has_secure_password :recovery_password, validations: false\nend",
     "# password: must contain one digit",
     "password: Use your SSO login",
     "password: ask the team lead",

@@ -88,11 +88,23 @@ export const phoneInternational: Rule = {
       const digits = c.secret.replace(/\D/g, "").length;
       return /^\+\d{1,3}(?:\.\d{3})+$/.test(c.secret) && digits < 11 ? "a sum" : undefined;
     },
+    function notADecimal(c) {
+      // `+10.776889,+106.700806`: a latitude and a longitude.
+      // WHOIS writes phones `+84.857590465`: more digits after the dot than a coordinate has.
+      return /^\+\d{1,3}\.\d{4,7}$/.test(c.secret) ? "a decimal number" : undefined;
+    },
   ],
   allowlist: [],
-  truePositives: ["call +84 912 345 678 today", "tel:+1-415-555-0134", "+33 1 42 68 53 00"],
+  truePositives: [
+    "call +84 912 345 678 today",
+    "tel:+1-415-555-0134",
+    "+33 1 42 68 53 00",
+    // WHOIS's phone format.
+    "Registrant Phone: +84.857590465",
+  ],
   falsePositives: [
     "11/06/2024  FT241634588530  +15.000.000  THANH TOAN HD 117268",
+    "driver GPS: +10.776889,+106.700806 -> ok (Q1 HCMC)",
     // A time-zone offset.
     "2024-05-17T15:01:44+07:00",
     // Arithmetic.
@@ -144,9 +156,13 @@ export const phoneNational: Rule = {
         : undefined;
     },
     function notTaxCode(c) {
-      // A Vietnamese tax code (mã số thuế) has ten digits and may start like a mobile number.
-      const before = c.text.slice(Math.max(0, c.start - 40), c.start);
-      return /(?:\bmst|mã số thuế|ma so thue|masothue|tax[ _-]?(?:code|id|no)|\/business\/)[^\n\d]{0,8}$/i
+      // A Vietnamese tax code (mã số thuế) has ten digits and may start like a mobile number;
+      // a branch's adds `-001`.
+      // Ten digits as written, no blank or bracket: a phone number written so is no tax code.
+      if (!/^\d{10}$/.test(c.secret)) return undefined;
+      if (/^-\d{3}\b/.test(c.text.slice(c.end, c.end + 5))) return "a tax code and its branch";
+      const before = c.text.slice(Math.max(0, c.start - 48), c.start);
+      return /(?:\bmst|mã số thuế|ma so thue|masothue|tax[ _-]?(?:code|id|no)|\/business\/)[^\n\d]{0,24}$/i
           .test(before)
         ? "a tax code"
         : undefined;
@@ -154,6 +170,7 @@ export const phoneNational: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "hóa đơn bị sai MST, họ nhờ mình gọi số (028) 3858 2570 gặp chị Loan",
     "gọi 0912 345 678 nhé",
     "sdt: 0387654321",
     "office (028) 3823 4567",
@@ -191,6 +208,7 @@ export const phoneNational: Rule = {
     "sequence 0938 of 1200 processed; offset 0912345678 bytes into segment 0001.log; size=0387654321",
     // Tax codes (mã số thuế), ten digits like a mobile number's.
     "Người mua: CÔNG TY TNHH AN KHANG — MST: 0316789452\n$ curl -s https://api.vietqr.io/v2/business/0315478962",
+    "API tra cứu MST của mình trả về lỗi cho 0301234567-002 nhưng tra MST công ty mẹ 0301234567 thì ra",
   ],
 };
 
