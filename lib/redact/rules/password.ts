@@ -1148,7 +1148,8 @@ export const pentestCredential: Rule = {
     new RegExp(
       // Impacket: the target, quoted or not, after the tool's name.
       // Starts at the tool's name (`impacket-`, `.py`, literals), then reads on to the target.
-      "(?:impacket-\\w{2,20}|\\.py(?<=\\b\\w{2,20}\\.py))\\b[^\\n|;&]{0,200}?[ \\t]['\"]?(?:[\\w.-]{0,64}/)?[\\w.$-]{1,64}:" +
+      // Up to eight words between (the options), each read once: `.py` repeated is read at once.
+      "(?:impacket-\\w{2,20}|\\.py(?<=\\b\\w{2,20}\\.py))(?:[ \\t]+[^\\s|;&]{1,200}){0,8}?[ \\t]+['\"]?(?:[\\w.-]{0,64}/)?[\\w.$-]{1,64}:" +
         "(?:'(?<secret>[^'\\n]{1,200})'|\"(?<secret>[^\"\\n]{1,200})\"|(?<secret>[^\\s'\"]{1,200}))(?=@[\\w.-]{1,253}['\"]?(?:\\s|$))" +
         // CrackMapExec, NetExec: a protocol, a host, a port, a name, then the result.
         "|\\[[+-]\\](?<=(?:^|\\n)(?:SMB|WINRM|LDAP|MSSQL|SSH|RDP|FTP|WMI|VNC|NFS)[ \\t]+\\S{1,64}[ \\t]+\\d{1,5}[ \\t]+\\S{1,64}[ \\t]+\\[[+-]\\])" +

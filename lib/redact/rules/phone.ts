@@ -11,7 +11,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { followsDigitGroups, named } from "../_validators.ts";
+import { followsDigitGroups, named, remembered } from "../_validators.ts";
 
 function digitCount(value: string): number {
   let n = 0;
@@ -112,6 +112,35 @@ export const phoneInternational: Rule = {
   ],
 };
 
+/**
+ * What a national number's context makes it instead: the text before it,
+ * the number and the text after, joined by NULs (remembered: text built to
+ * be slow repeats one context thousands of times).
+ */
+const anotherNumber = remembered((context: string) => {
+  const [before = "", secret = "", after = ""] = context.split("\u0000");
+  if (followsDigitGroups(before, before.length)) return "groups of a longer number";
+  // `{ 4D 5A 90 00 03 00 00 00 04 00 … }`: bytes of a dump, two hex digits each.
+  if (/(?:[0-9A-Fa-f]{2} ){2}$/.test(before) && /^ [0-9A-Fa-f]{2}\b/.test(after)) {
+    return "bytes of a dump";
+  }
+  // `offset 0912345678 bytes`, `size=0387654321`: a quantity, not a number to call.
+  if (
+    /(?:offset|size|length|count|total|seq(?:uence)?|nonce|epoch|timestamp)[ \t:=#]{1,3}$/i.test(
+      before,
+    ) ||
+    /^[ \t]?(?:bytes?|[KMGT]i?B|ms|records?|rows?|items?|lines?|chars?|times?)\b/.test(after)
+  ) return "a quantity";
+  // A Vietnamese tax code (mã số thuế) has ten digits, written without a blank or a bracket,
+  // and may start like a mobile number; a branch's adds `-001`.
+  if (!/^\d{10}$/.test(secret)) return undefined;
+  if (/^-\d{3}\b/.test(after)) return "a tax code and its branch";
+  return /(?:\bmst|mã số thuế|ma so thue|masothue|tax[ _-]?(?:code|id|no)|\/business\/)[^\n\d]{0,24}$/i
+      .test(before)
+    ? "a tax code"
+    : undefined;
+});
+
 /** National numbers with a trunk 0. */
 export const phoneNational: Rule = {
   id: "phone_national",
@@ -136,36 +165,12 @@ export const phoneNational: Rule = {
     nationalDigits,
     notDate,
     notDecimal,
-    function notInGroupedNumber(c) {
-      if (followsDigitGroups(c.text, c.start)) return "groups of a longer number";
-      // `{ 4D 5A 90 00 03 00 00 00 04 00 … }`: bytes of a dump, two hex digits each.
-      const before = c.text.slice(Math.max(0, c.start - 6), c.start);
-      return /(?:[0-9A-Fa-f]{2} ){2}$/.test(before) &&
-          /^ [0-9A-Fa-f]{2}\b/.test(c.text.slice(c.end, c.end + 3))
-        ? "bytes of a dump"
-        : undefined;
-    },
-    function notACount(c) {
-      // `offset 0912345678 bytes`, `size=0387654321`: a quantity, not a number to call.
-      const before = c.text.slice(Math.max(0, c.start - 24), c.start);
-      const after = c.text.slice(c.end, c.end + 12);
-      return /(?:offset|size|length|count|total|seq(?:uence)?|nonce|epoch|timestamp)[ \t:=#]{1,3}$/i
-          .test(before) ||
-          /^[ \t]?(?:bytes?|[KMGT]i?B|ms|records?|rows?|items?|lines?|chars?|times?)\b/.test(after)
-        ? "a quantity"
-        : undefined;
-    },
-    function notTaxCode(c) {
-      // A Vietnamese tax code (mã số thuế) has ten digits and may start like a mobile number;
-      // a branch's adds `-001`.
-      // Ten digits as written, no blank or bracket: a phone number written so is no tax code.
-      if (!/^\d{10}$/.test(c.secret)) return undefined;
-      if (/^-\d{3}\b/.test(c.text.slice(c.end, c.end + 5))) return "a tax code and its branch";
-      const before = c.text.slice(Math.max(0, c.start - 48), c.start);
-      return /(?:\bmst|mã số thuế|ma so thue|masothue|tax[ _-]?(?:code|id|no)|\/business\/)[^\n\d]{0,24}$/i
-          .test(before)
-        ? "a tax code"
-        : undefined;
+    function notAnotherNumber(c) {
+      return anotherNumber(
+        `${c.text.slice(Math.max(0, c.start - 48), c.start)}\u0000${c.secret}\u0000${
+          c.text.slice(c.end, c.end + 12)
+        }`,
+      );
     },
   ],
   allowlist: [],
