@@ -741,11 +741,12 @@ export const clientKeyArgument: Rule = {
       // A search-only key is public by design: what the browser's client (`algoliasearch/lite`,
       // a `searchClient`) is given.
       if (!c.match.startsWith("algoliasearch")) return undefined;
-      return /algoliasearch\/lite|searchClient|search[ _-]?only/i.test(c.text)
-        ? "Algolia's search-only key"
-        : undefined;
+      const searchOnly = /algoliasearch\/lite|\bsearchClient\b/.test(c.text) ||
+        (/search[ _-]?only/i.test(c.text) && !/\badmin\b/i.test(c.text));
+      return searchOnly ? "Algolia's search-only key" : undefined;
     },
-    minEntropy(3.5),
+    // A hex key's entropy tops at 4 bits a character; 32 of them read about 3.4.
+    (c) => /^[a-f0-9]{32,64}$/.test(c.secret) ? minEntropy(3)(c) : minEntropy(3.5)(c),
   ],
   allowlist: [],
   truePositives: [
@@ -754,6 +755,7 @@ export const clientKeyArgument: Rule = {
     // A hex key.
     'const deepgram = createClient("9b3e7c1a5f2d8e4b6a0c3f9d1e7b5a2c8f4d6e0b");',
     'const client = algoliasearch("Q7XK2LWN7H", "4d8d7a4d76c4ea4aa5bc29a680ccd619");',
+    "// uses the ADMIN key, not the search-only one\nconst client = algoliasearch('MH1LPZCXCS', 'fe7fd55af45e0c659aaec141fe9e7f00');",
   ],
   falsePositives: [
     'const c = new MongoClient("mongodb://localhost:27017/app")',

@@ -128,7 +128,7 @@ export const mailKeys: Rule = token({
   placeholder: "<MAIL_API_KEY>",
   keywords: ["xkeysib-", "xsmtpsib-", "mlsn.", "re_"],
   pattern: () =>
-    /(?<![\w.-])(?:x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}|mlsn\.[a-f0-9]{64}|re_[A-Za-z0-9]{8}_?[A-Za-z0-9]{24})(?![\w-])/dg,
+    /(?<![\w.-])(?:x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}|mlsn\.[a-f0-9]{64}|re_[A-Za-z0-9]{8}_?[A-Za-z0-9]{24,32})(?![\w-])/dg,
   validators: [
     notPlaceholder,
     hasDigitAndLetter,
@@ -141,6 +141,7 @@ export const mailKeys: Rule = token({
     },
   ],
   truePositives: [
+    "const resend = new Resend('re_dlsUyHyG_fCnQI6DUGiqp0jvS9QFqOn1cI');",
     "BREVO_API_KEY=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",
     "MAILERSEND_API_KEY=mlsn.ff6a1f03ba834f6bbe571a87fe855480278b7f3e304da25a878b74731ec9a507",
     "const resend = new Resend('re_fU2eeLs3_GSoP8Q6AHttHMaJytigsGQXh');",

@@ -1252,7 +1252,7 @@ export const passwordCommand: Rule = {
           // Piped to a login that reads it: `sudo -S`, `--password-stdin`, `gh auth login --with-token`, `az devops login`.
           `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|kinit\\b|passwd[ \\t]+--stdin|smbpasswd[ \\t]+-s|[^\\n|]{0,200}(?:--password-stdin|--with-token|devops[ \\t]+login|secret[ \\t]+put|env[ \\t]+add|secret[ \\t]+set|secrets[ \\t]+set))` +
           // Starts at the here-string and looks back for the command: `sudo` is in many commands.
-          `|<<<(?<=(?:--password-stdin|\\bsudo[ \\t]+-S\\b)[^\\n<]{0,200}<<<)[ \\t]*${SHELL_WORD}` +
+          `|<<<(?<=(?:--password-stdin|\\bsudo[ \\t]+-S\\b|\\bsecrets?[ \\t]+(?:put|set)\\b)[^\\n<]{0,200}<<<)[ \\t]*${SHELL_WORD}` +
           `|\\bnet[ \\t]+user[ \\t]+[^\\s/]\\S{0,100}[ \\t]+(?<net>${SHELL_WORD})(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|$))` +
           // `ldappasswd … -s NEW`, `ipmitool user set password ID NEW`.
           `|\\bldappasswd\\b[^\\n|;&]{0,300}?[ \\t]-s[ \\t]+${SHELL_WORD}` +
@@ -1290,6 +1290,7 @@ export const passwordCommand: Rule = {
   allowlist: [],
   truePositives: [
     "[root@bkp01 ~]# echo 'jvnLq%iVpIV0dKqD' | kinit svc_backup@CORP.LAN",
+    "npx wrangler secret put UPSTASH_REDIS_REST_TOKEN --env staging <<< 'AQNMASQgn3wao1tYC84s8YPAw8gTyUnrZKMFdcLB6SnB'",
     "ldappasswd -x -H ldap://ldap01 -D 'cn=admin,dc=x' -w Vq8-Rt3-Lm9x -s 'Kw7-Zq2-Tn4y' 'uid=ngoc'",
     "ipmitool user set password 3 'Vq8-Rt3-Lm9x' 20",
     "pulumi config set --secret ledger:dbPassword 'Vq8-Rt3!Lm9x' --stack prod",
@@ -1493,6 +1494,10 @@ export const passwordCall: Rule = {
     "hash",
     "bcrypt",
     "encode(",
+    ".fill(",
+    ".type(",
+    "send_keys",
+    "sendkeys",
   ],
   pattern: () =>
     new RegExp(
@@ -1500,6 +1505,10 @@ export const passwordCall: Rule = {
       // lookbehind or name list made V8 try every offset (the prefix mix:
       // 8.3 → 2 ms/MiB).
       "(?:\\((?:" +
+        // A browser test typing into the password field: Playwright's `getByLabel('Password')
+        // .fill('…')`, Cypress' `cy.get('#password').type('…')`, Selenium's `send_keys`.
+        `(?<=(?:Label|Placeholder|get|locator|find_element|\\$)\\([^()\\n]{0,80}pass[^()\\n]{0,40}\\)[ \\t]{0,4}` +
+        `\\.(?:fill|type|pressSequentially|sendKeys|send_keys)[ \\t]{0,4}\\()|` +
         // Odoo's `authenticate(db, login, password, {})`, before the two-argument logins (a
         // call of two arguments fails it and falls to them).
         `(?<=(?<!\\w)authenticate[ \\t]{0,4}\\()(?:${CALL_ARGUMENT},){2}|` +
@@ -1564,6 +1573,8 @@ export const passwordCall: Rule = {
     'await client.login("deploy", "Qm4-Wz8-Lt2")',
     'uid = common.authenticate(db, "api_sync", "Bamboo?7168ymX", {})',
     'ok = ldap.authenticate("cn=svc,dc=corp", "Tq8-Lm3-Vx7")',
+    "  await page.getByLabel('Password').fill('1wyrG%tlKkDI2M');",
+    "cy.get('input[name=password]').type('Tq8-Lm3-Vx7')",
     "requests.get(url, auth=('ci', 'Vx7#Rk2p'))",
     "$db = new PDO($dsn, 'app', 'Hz2-Qr8-Lw5');",
     'cfg.setPassword("Em4-Dr7-Kt2");',
@@ -1603,6 +1614,7 @@ export const passwordCall: Rule = {
     // A digest's algorithm and a hashed variable.
     "$sig = hash('sha256', $payload); $h = Hash::make($request->password);",
     "const digest = await bcrypt.hash(req.body.password, 10);",
+    "await page.getByLabel('Password').fill(process.env.QA_PASSWORD!); cy.get('#password').type(pw)",
   ],
 };
 

@@ -35,7 +35,10 @@ function ssnStructure(c: Candidate): string | undefined {
  */
 function ssnContext(c: Candidate): string | undefined {
   const window = c.text.slice(Math.max(0, c.start - 160), c.end + 40).toLowerCase();
-  if (/ssn|social[ _-]?security|soc\.? ?sec|tax[ _-]?id|taxpayer/.test(window)) return undefined;
+  // Stripe Connect's `individual[id_number]` is a US person's SSN when it has an SSN's shape.
+  if (/ssn|social[ _-]?security|soc\.? ?sec|tax[ _-]?id|taxpayer|id[ _-]?number/.test(window)) {
+    return undefined;
+  }
   const place = idColumnPlace(c.text, c.start, c.end, SSN_COLUMN);
   if (place === "id") return undefined;
   if (place === "other") return "another column of a table with an SSN column";
@@ -50,7 +53,7 @@ export const ssn: Rule = {
   description:
     "US social security number (valid area, group, serial) with SSN context nearby or in its column's header",
   placeholder: "<SSN>",
-  keywords: ["ssn", "social", "tax"],
+  keywords: ["ssn", "social", "tax", "id_number", "id number", "id-number"],
   pattern: () => /(?<=(?<![\w-])(?<head>\d{3}))(?<sep>[- ])\d{2}\k<sep>\d{4}(?![\w-])/dg,
   secretFrom: "head",
   priority: 250,
@@ -63,6 +66,7 @@ export const ssn: Rule = {
     "SSN của khách là 536-22-4817 trong hồ sơ",
     "his social security number: 219 09 9999 per the form",
     "[{'holder': 'Aiko Lindqvist', 'tax_id': '468-63-1052', 'currency': 'USD'}]",
+    '-d "individual[email]=marcus@fastmail.com" -d "individual[id_number]=291-26-2870"',
     // A column's cells, rows below its header.
     "id,name,ssn,start\n1,Ann Lee,219-09-9999,2024-06-03\n2,Bo Kim,536-22-4817,2024-06-03\n3,Cy Ng,412-71-3305,2024-06-03\n4,Di Oh,318-44-2209,2024-06-03",
   ],
