@@ -740,18 +740,16 @@ Deno.test({
   },
 });
 
+/** A finding of rule `r` at `[start, end)`. */
+function finding(start: number, end: number): Finding {
+  return { ruleId: "r", metricLabel: "r", placeholder: "<R>", start, end };
+}
+
 Deno.test({
   name: "overlapsAny() tells a span that overlaps one of sorted findings",
   permissions: "none",
   fn() {
-    const f = (start: number, end: number): Finding => ({
-      ruleId: "r",
-      metricLabel: "r",
-      placeholder: "<R>",
-      start,
-      end,
-    });
-    const findings = [f(2, 5), f(10, 12), f(20, 30)];
+    const findings = [finding(2, 5), finding(10, 12), finding(20, 30)];
     assert.deepEqual(
       [[0, 2], [0, 3], [5, 10], [11, 11.5], [12, 20], [29, 40], [30, 40]].map(([s, e]) =>
         overlapsAny(findings, s!, e!)
@@ -766,16 +764,9 @@ Deno.test({
   name: "withEchoes() keeps findings disjoint and gives up on texts with too many secrets",
   permissions: "none",
   fn() {
-    const f = (start: number, end: number): Finding => ({
-      ruleId: "r",
-      metricLabel: "r",
-      placeholder: "<R>",
-      start,
-      end,
-    });
     // "abcdefgh" found at 0; its echo at 9 overlaps the finding at 12–20 and is dropped.
     const text = "abcdefgh abcdefgh12345 abcdefgh";
-    const echoed = withEchoes(text, [f(0, 8), f(12, 20)]);
+    const echoed = withEchoes(text, [finding(0, 8), finding(12, 20)]);
     assert.deepEqual(echoed.map((x) => [x.start, x.end]), [[0, 8], [12, 20], [23, 31]]);
     // More distinct secrets than ECHO_MAX_SECRETS: findings come back as they were.
     const many = Array.from(
@@ -783,7 +774,7 @@ Deno.test({
       (_, i) => `secret${String(i).padStart(4, "0")}`,
     );
     const dense = `${many.join(" ")} ${many[0]}`;
-    const findings = many.map((_, i) => f(i * 11, i * 11 + 10));
+    const findings = many.map((_, i) => finding(i * 11, i * 11 + 10));
     assert.equal(withEchoes(dense, findings), findings);
   },
 });

@@ -44,26 +44,30 @@ export function boundaryFirst(source: string, ignoreCase = false): string {
   return [gathered, ...others].join("|");
 }
 
+/**
+ * Each character of `source` from `from` on that shapes the pattern (`(`,
+ * `)`, `|`), outside escapes and character classes, with its offset.
+ */
+function* structure(source: string, from = 0): Generator<[offset: number, char: string]> {
+  let inClass = false;
+  for (let i = from; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(" || c === ")" || c === "|") yield [i, c];
+  }
+}
+
 /** The top-level alternatives of a pattern's source. */
 function topLevelAlternatives(source: string): string[] {
   const out: string[] = [];
   let depth = 0;
-  let inClass = false;
   let start = 0;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === "\\") {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === "]") inClass = false;
-      continue;
-    }
-    if (c === "[") inClass = true;
-    else if (c === "(") depth++;
+  for (const [i, c] of structure(source)) {
+    if (c === "(") depth++;
     else if (c === ")") depth--;
-    else if (c === "|" && depth === 0) {
+    else if (depth === 0) {
       out.push(source.slice(start, i));
       start = i + 1;
     }
@@ -75,19 +79,8 @@ function topLevelAlternatives(source: string): string[] {
 /** The end of the group opening at `open`, just past its `)`. */
 function groupEnd(source: string, open: number): number {
   let depth = 0;
-  let inClass = false;
-  for (let i = open; i < source.length; i++) {
-    const c = source[i];
-    if (c === "\\") {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === "]") inClass = false;
-      continue;
-    }
-    if (c === "[") inClass = true;
-    else if (c === "(") depth++;
+  for (const [i, c] of structure(source, open)) {
+    if (c === "(") depth++;
     else if (c === ")" && --depth === 0) return i + 1;
   }
   return -1;
