@@ -794,7 +794,7 @@ export const passwordSlashPair: Rule = {
   pattern: () =>
     new RegExp(
       "/(?<=(?<![A-Za-z])(?i:creds?|credentials|logins?|account|user(?:name)?|use|dùng|tài khoản|tk)" +
-        "(?:[ \\t:]+[^\\s/]{1,30}){0,4}[ \\t:]+[^\\s/]{1,64}[ \\t]/)[ \\t]+[`\"']?(?<secret>[^\\s/\"'`]{7,63}[^\\s/\"'`.,;:!?)])",
+        "(?:[ \\t:]+[^\\s/]{1,30}){0,8}[ \\t:]+[^\\s/]{1,64}[ \\t]/)[ \\t]+[`\"']?(?<secret>[^\\s/\"'`]{7,63}[^\\s/\"'`.,;:!?)])",
       "dg",
     ),
   secretGroup: "secret",
@@ -810,6 +810,7 @@ export const passwordSlashPair: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "Tài khoản admin để test trên staging: khoa.dev@gmail.com / msBy9@DWA4Lr (Clerk, MFA đã tắt)",
     // Each in backticks.
     "Credentials: `qa.bot@bamboo-ship.com` / `iwZ8ayJ0uB0X`. It has the role",
     "09:19 Matteo: replica creds are in vault, use dba_ro / 7!wwEO4iYJe6JLlq for now",
@@ -1194,7 +1195,7 @@ function mayRunPasswordCommand(lower: string): boolean {
         /secrets? (?:put|set)|env add/.test(lower))) ||
     lower.includes("jdbc:oracle") || lower.includes("drone") ||
     lower.includes("lftp") || lower.includes("http-basic") || lower.includes("pulumi") ||
-    lower.includes("ldappasswd") || lower.includes("ipmitool");
+    lower.includes("ldappasswd") || lower.includes("ipmitool") || lower.includes("doveadm");
 }
 
 /** A shell word: quoted, or bare up to a blank. */
@@ -1214,6 +1215,7 @@ export const passwordCommand: Rule = {
     "Password given to a command as a word (htpasswd -b, net use/user, cmdkey, expect send, echo | sudo -S, openssl passwd, rabbitmqctl, sqlplus u/p)",
   placeholder: "<PASSWORD>",
   keywords: [
+    "doveadm",
     "htpasswd",
     "net use",
     "net user",
@@ -1263,6 +1265,8 @@ export const passwordCommand: Rule = {
           `|\\bcmdkey(?:[ \\t]{1,8}/(?!pass:)[A-Za-z]{1,12}(?::\\S{1,200})?){0,4}[ \\t]{1,8}/pass:${SHELL_WORD}` +
           `|\\bopenssl[ \\t]+passwd[ \\t]+(?:-(?:1|5|6|apr1|crypt|aixmd5)[ \\t]+|-salt[ \\t]+\\S{1,64}[ \\t]+){0,3}${SHELL_WORD}` +
           `|\\brabbitmqctl[ \\t]+(?:add_user|change_password)[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
+          // Dovecot's `doveadm auth test USER PASSWORD`.
+          `|\\bdoveadm[ \\t]+auth[ \\t]+(?:test|login)[ \\t]+(?:-\\w[ \\t]+\\S{1,100}[ \\t]+){0,3}[^\\s-]\\S{0,200}[ \\t]+${SHELL_WORD}` +
           // Oracle's `user/password@db` logins, in its tools and in JDBC's thin URLs.
           `|\\b(?:sqlplus|expdp|impdp|sqlldr|dgmgrl|rman[ \\t]+target)[ \\t]+(?:-\\w{1,10}[ \\t]+){0,3}(?:userid=)?[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@|\\s|$)` +
           `|jdbc:oracle:thin:[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@)` +
@@ -1290,6 +1294,7 @@ export const passwordCommand: Rule = {
   allowlist: [],
   truePositives: [
     "[root@bkp01 ~]# echo 'jvnLq%iVpIV0dKqD' | kinit svc_backup@CORP.LAN",
+    "root@mail:~# doveadm auth test lan.pham@saobien.io 'granite26!Falcon'",
     "npx wrangler secret put UPSTASH_REDIS_REST_TOKEN --env staging <<< 'AQNMASQgn3wao1tYC84s8YPAw8gTyUnrZKMFdcLB6SnB'",
     "ldappasswd -x -H ldap://ldap01 -D 'cn=admin,dc=x' -w Vq8-Rt3-Lm9x -s 'Kw7-Zq2-Tn4y' 'uid=ngoc'",
     "ipmitool user set password 3 'Vq8-Rt3-Lm9x' 20",
