@@ -9,6 +9,7 @@
 
 import { decodeBase64 } from "./_base64.ts";
 import { type Finding, overlapsAny } from "./_engine.ts";
+import { scanEach } from "./_joined_scan.ts";
 
 /**
  * Texts longer than this are not searched for base64: the search costs 11
@@ -49,71 +50,70 @@ export function base64RunFindings(
   replaced: readonly Finding[] = [],
 ): Finding[] {
   if (text.length > BASE64_MAX_TEXT_CHARS) return [];
-  // Each distinct run decoded once; those of text: where they stand, where their text is scanned.
-  const runs = new Map<string, { at: number[]; from: number; to: number } | undefined>();
+  // Each distinct run decoded once: where it stands; `undefined` when it is not read.
+  const runs = new Map<string, number[] | undefined>();
+  const read: { run: string; at: number[] }[] = [];
   const decoded: string[] = [];
-  let scanned = 0;
+  let decodedChars = 0;
   RUN.lastIndex = 0;
   for (let m = RUN.exec(text); m !== null; m = RUN.exec(text)) {
     // A run the rules replace already (a JWT's parts, a token) needs no second reading.
     if (overlapsAny(replaced, m.index, m.index + m[0].length)) continue;
-    const known = runs.get(m[0]);
-    if (known !== undefined) known.at.push(m.index);
-    if (runs.has(m[0])) continue;
+    if (runs.has(m[0])) {
+      runs.get(m[0])?.push(m.index);
+      continue;
+    }
     if (runs.size >= MAX_RUNS) continue;
     const value = decodedText(m[0]);
-    if (value === undefined || scanned + value.length > MAX_DECODED_CHARS) {
+    if (value === undefined || decodedChars + value.length > MAX_DECODED_CHARS) {
       runs.set(m[0], undefined);
       continue;
     }
-    runs.set(m[0], { at: [m.index], from: scanned, to: scanned + value.length });
+    const at = [m.index];
+    runs.set(m[0], at);
+    read.push({ run: m[0], at });
     decoded.push(value);
-    scanned += value.length + 1;
+    decodedChars += value.length + 1;
   }
   if (decoded.length === 0) return [];
-  const holding = [...runs].flatMap(([run, place]) =>
-    place === undefined ? [] : [{ run, ...place }]
-  );
-  const found = [...scan(decoded.join("\n")), ...credentialPairs(decoded, holding)]
-    .sort((a, b) => a.start - b.start);
+  // One finding per run, the first in its decoded text; a pair is the whole text.
+  const first = new Map<number, Finding>();
+  for (const { index, finding } of scanEach(decoded, scan)) {
+    if (!first.has(index)) first.set(index, finding);
+  }
+  for (const index of credentialPairs(decoded)) {
+    const found = first.get(index);
+    if (found === undefined || found.start > 0) first.set(index, CREDENTIAL_PAIR);
+  }
   const out: Finding[] = [];
-  let r = 0;
-  let last = -1;
-  for (const f of found) {
-    while (r < holding.length && holding[r]!.to <= f.start) r++;
-    const run = holding[r];
-    // One finding per run; one across the line between two runs belongs to neither.
-    if (run === undefined || f.end > run.to || r === last) continue;
-    last = r;
-    for (const at of run.at) out.push({ ...f, start: at, end: at + run.run.length });
+  for (const [index, finding] of first) {
+    const { run, at } = read[index]!;
+    for (const offset of at) out.push({ ...finding, start: offset, end: offset + run.length });
   }
   return out.sort((a, b) => a.start - b.start);
 }
 
+/** What a decoded `name:secret` pair is named. */
+const CREDENTIAL_PAIR: Finding = {
+  ruleId: "basic_auth",
+  metricLabel: "basic_auth",
+  placeholder: "<BASIC_AUTH>",
+  start: 0,
+  end: 0,
+};
+
 /**
- * Decoded runs that are one `name:secret` pair, the secret random-looking (an
- * Elasticsearch key's `encoded` form, a Basic credential without its
- * header), as findings over their decoded text.
+ * Which decoded runs are one `name:secret` pair, the secret random-looking (an
+ * Elasticsearch key's `encoded` form, a Basic credential without its header).
  */
-function credentialPairs(
-  decoded: readonly string[],
-  places: ReadonlyArray<{ from: number; to: number }>,
-): Finding[] {
-  const found: Finding[] = [];
-  decoded.forEach((value, i) => {
+function credentialPairs(decoded: readonly string[]): number[] {
+  const pairs: number[] = [];
+  decoded.forEach((value, index) => {
     // A name, one colon, a secret: not JSON (`{"alg":"RS256",…}`), not a list.
     const pair = /^[\w.@+-]{1,64}:([^\s"'{}[\],:]{12,128})$/.exec(value);
-    if (pair === null || !looksRandom(pair[1]!)) return;
-    const { from, to } = places[i]!;
-    found.push({
-      ruleId: "basic_auth",
-      metricLabel: "basic_auth",
-      placeholder: "<BASIC_AUTH>",
-      start: from,
-      end: to,
-    });
+    if (pair !== null && looksRandom(pair[1]!)) pairs.push(index);
   });
-  return found;
+  return pairs;
 }
 
 /** Letters in both cases and digits, ten distinct characters or more: a generated secret. */

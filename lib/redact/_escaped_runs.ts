@@ -9,6 +9,7 @@
  */
 
 import type { Finding } from "./_engine.ts";
+import { scanEach } from "./_joined_scan.ts";
 
 /**
  * Characters of distinct escaped runs decoded per text, at most this many or
@@ -28,16 +29,12 @@ function endsRun(code: number): boolean {
   return code <= 32 || code === 34 || code === 39 || code === 60 || code === 62 || code === 96;
 }
 
-/** One distinct run: where it stands in the text, decoded, and where that stands in the scan. */
+/** One distinct run: where it stands in the text, and where each decoded character stands in it. */
 interface Run {
   /** Offsets in the text where the run occurs. */
   at: number[];
   /** The offset in the run where each decoded character starts, and the run's length. */
   from: number[];
-  /** Where its decoded form starts in the text scanned. */
-  scanned: number;
-  /** Its decoded length. */
-  length: number;
 }
 
 /**
@@ -45,7 +42,7 @@ interface Run {
  * URL escapes of printable ASCII (`%20` to `%7E`) or `\/`, at the offsets of
  * the escaped form in `text` (sorted by start). A run is what lies between
  * blanks, quotes, `<`, `>` and backticks. The distinct runs are decoded
- * and scanned as one text, a line each: one scan, not one per run.
+ * and scanned together ({@linkcode scanEach}): one scan, not one per run.
  *
  * @example
  * ```ts
@@ -55,7 +52,6 @@ interface Run {
 export function escapedRunFindings(text: string, scan: (value: string) => Finding[]): Finding[] {
   const runs = new Map<string, Run>();
   const decoded: string[] = [];
-  let scanned = 0;
   let budget = Math.max(ESCAPED_MIN_BUDGET, text.length / 16);
   let readTo = 0;
   ESCAPE.lastIndex = 0;
@@ -79,27 +75,18 @@ export function escapedRunFindings(text: string, scan: (value: string) => Findin
       continue;
     }
     const { value, from } = decode(raw);
-    runs.set(raw, { at: [start], from, scanned, length: value.length });
+    runs.set(raw, { at: [start], from });
     decoded.push(value);
-    scanned += value.length + 1;
     budget -= raw.length;
   }
   if (runs.size === 0) return [];
-  return moved(scan(decoded.join("\n")), [...runs.values()]);
-}
-
-/** `found` in the joined decoded runs, at each place in the text where its run stands. */
-function moved(found: Finding[], runs: Run[]): Finding[] {
+  const places = [...runs.values()];
   const out: Finding[] = [];
-  let r = 0;
-  for (const f of found.sort((a, b) => a.start - b.start)) {
-    while (r < runs.length && runs[r]!.scanned + runs[r]!.length <= f.start) r++;
-    const run = runs[r];
-    // A finding across the line between two runs belongs to neither.
-    if (run === undefined || f.end > run.scanned + run.length) continue;
-    const start = run.from[f.start - run.scanned]!;
-    const end = run.from[f.end - run.scanned]!;
-    for (const at of run.at) out.push({ ...f, start: at + start, end: at + end });
+  for (const { index, finding } of scanEach(decoded, scan)) {
+    const { at, from } = places[index]!;
+    const start = from[finding.start]!;
+    const end = from[finding.end]!;
+    for (const offset of at) out.push({ ...finding, start: offset + start, end: offset + end });
   }
   return out.sort((a, b) => a.start - b.start);
 }

@@ -6,9 +6,11 @@
  * The engine (`_engine.ts`) runs the rules of `rules/` in fixed steps:
  * keyword gate, pattern, validators, allowlists, overlap resolution (most
  * specific wins), one replacement pass. `<private>…</private>` spans go
- * first and whole. Text that is one JSON document is also read string by
- * string, decoded (`_json_values.ts`), and a secret found once is replaced
- * wherever else it stands in the text (`withEchoes`). Callers depend only on {@linkcode redactText},
+ * first and whole. The text is read once more, decoded: string by string
+ * when it is one JSON document (`_json_values.ts`), runs written with URL or
+ * `\/` escapes (`_escaped_runs.ts`), base64 runs (`_base64_runs.ts`). A
+ * secret found once is replaced wherever else it stands in the text
+ * (`withEchoes`). Callers depend only on {@linkcode redactText},
  * {@linkcode redactValue} and {@linkcode explainText}.
  *
  * @module
@@ -87,10 +89,14 @@ export function redactText(text: string, options: RedactOptions = {}): Redaction
  * document, what they find in each of its escaped strings, decoded, as the
  * hook reads a payload; what they find in runs written with URL or `\/`
  * escapes, decoded; base64 runs whose decoded text holds a secret; and every
- * other occurrence of a secret found.
+ * other occurrence of a secret found. `found` is the rules' findings in
+ * `text`, when the caller has scanned it already.
  */
-function findingsOf(text: string, options: RedactOptions): Finding[] {
-  const found = scanText(text, RULES, options).findings;
+function findingsOf(
+  text: string,
+  options: RedactOptions,
+  found: Finding[] = scanText(text, RULES, options).findings,
+): Finding[] {
   const scan = (value: string) => scanText(value, RULES, options).findings;
   const decoded = [
     ...jsonStringFindings(text, scan),
@@ -178,8 +184,8 @@ export interface Explanation {
  */
 export function explainText(text: string, options: RedactOptions = {}): Explanation {
   const engine = engineOptions(options);
-  const { rejections } = scanText(text, RULES, { ...engine, explain: true });
-  const matches = findingsOf(text, engine).map(({ ruleId, placeholder, start, end }) => ({
+  const { findings, rejections } = scanText(text, RULES, { ...engine, explain: true });
+  const matches = findingsOf(text, engine, findings).map(({ ruleId, placeholder, start, end }) => ({
     ruleId,
     placeholder,
     start,

@@ -44,6 +44,9 @@ const passwordNameProblem = remembered(textPasswordNameProblem);
 /** Words one of which every password name these rules read holds (`pasw`, `pswd`: misspelt). */
 const PASSWORD_NAME_WORDS: readonly string[] = ["pass", "pw", "pasw", "pswd", "pasword"];
 
+/** {@linkcode PASSWORD_NAME_WORDS} as a pattern's alternatives. */
+const PASSWORD_NAME_WORD = PASSWORD_NAME_WORDS.join("|");
+
 /** Quoted values need no shape beyond "not a placeholder, no spaces"; bare words must look typed. */
 function valueLooksSet(c: Candidate): string | undefined {
   const quoted = c.groups["quoted"] !== undefined;
@@ -156,8 +159,11 @@ function nameMaySayPassword(text: string, lower: string, start: number, end: num
  * of such words but no operator (`pw` repeated) is read at the engine's
  * speed.
  */
-const PASSWORD_NAME_OPERATOR =
-  /(?::|=|,|->)(?<=(?:pass|pw|pasw|pswd|pasword)[a-z0-9_.-]{0,70}[\\"' \t\]]{0,48}(?::|=|,|->))/g;
+const PASSWORD_NAME_OPERATOR = new RegExp(
+  String
+    .raw`(?::|=|,|->)(?<=(?:${PASSWORD_NAME_WORD})[a-z0-9_.-]{0,70}[\\"' \t\]]{0,48}(?::|=|,|->))`,
+  "g",
+);
 
 /**
  * Whether some name holding `pass` or `pwd` may say password and is
@@ -207,7 +213,8 @@ export const passwordAssignment: Rule = {
     new RegExp(
       // Starts at the word (a literal) and looks back for the rest of the name: a
       // leading class made V8 try every offset (the prefix mix: 9 → 2 ms/MiB).
-      "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?))(?<name>(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
+      "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?))(?<name>(?:" + PASSWORD_NAME_WORD +
+        ")[\\w.-]{0,30})" +
         // `:=` and `=>` before `:` and `=`: a match never backtracks into a longer operator. LDIF
         // writes a value in base64 after `::`.
         // `db_password: str = "…"`: a type between the name and `=`.
@@ -918,7 +925,8 @@ export const passwordContinued: Rule = {
   precheck: (facts) => facts.text.includes("\n ") || facts.text.includes("\n\t"),
   pattern: () =>
     new RegExp(
-      "(?:^|\\n)(?<indent>[ \\t]{0,40})(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
+      "(?:^|\\n)(?<indent>[ \\t]{0,40})(?<name>[\\w.-]{0,40}?(?:" + PASSWORD_NAME_WORD +
+        ")[\\w.-]{0,30})" +
         "[ \\t]{0,4}[:=][ \\t]{0,4}(?<first>\\S[^\\n]{0,4095})?\\n\\k<indent>[ \\t]{1,40}" +
         "(?<secret>\\S[^\\n]{0,4095}(?:\\n\\k<indent>[ \\t]{1,40}\\S[^\\n]{0,4095}){0,50})",
       "dgi",
@@ -977,7 +985,7 @@ export const passwordPhraseLine: Rule = {
   precheck: (facts) => mayAssignPassword(facts.text, facts.lower),
   pattern: () =>
     new RegExp(
-      "(?:^|\\n)[ \\t]{0,40}(?<name>[\\w.-]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.-]{0,30})" +
+      "(?:^|\\n)[ \\t]{0,40}(?<name>[\\w.-]{0,40}?(?:" + PASSWORD_NAME_WORD + ")[\\w.-]{0,30})" +
         // Three to ten words: a passphrase, and what a single word leaves to `password_assignment`.
         // A colon glued to the next word is Ruby's symbol (`has_secure_password :recovery_password`).
         "[ \\t]{0,4}(?::(?=[ \\t])|=)[ \\t]{0,4}(?<secret>[^\\s\"'#;|>!&\\[{][^\\s#;]{0,100}(?:[ \\t]{1,8}[^\\s#;]{1,100}){2,9})" +
@@ -1018,7 +1026,8 @@ export const passwordDslLine: Rule = {
   keywords: PASSWORD_NAME_WORDS,
   pattern: () =>
     new RegExp(
-      "(?:^|\\n)[ \\t]{0,40}(?<name>[A-Za-z_][\\w.]{0,40}?(?:pass|pw|pasw|pswd|pasword)[\\w.]{0,30})[ \\t]{1,8}" +
+      "(?:^|\\n)[ \\t]{0,40}(?<name>[A-Za-z_][\\w.]{0,40}?(?:" + PASSWORD_NAME_WORD +
+        ")[\\w.]{0,30})[ \\t]{1,8}" +
         "(?:\"(?<secret>[^\"\\s\\\\]{4,200})\"|'(?<secret>[^'\\s\\\\]{4,200})')[ \\t]*;?[ \\t]*(?=\\r?\\n|$)",
       "dgi",
     ),
@@ -1691,7 +1700,7 @@ export const passwordMarkup: Rule = {
   placeholder: "<PASSWORD>",
   keywords: PASSWORD_NAME_WORDS,
   precheck: (facts) => mayHoldMarkup(facts.lower),
-  pattern: () => markupPattern("pass|pw|pasw|pswd|pasword"),
+  pattern: () => markupPattern(PASSWORD_NAME_WORD),
   secretGroup: "secret",
   priority: 450,
   validators: [
