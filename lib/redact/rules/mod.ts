@@ -9,7 +9,7 @@ import type { Rule } from "../_engine.ts";
 import { anthropic } from "./anthropic.ts";
 import { aws } from "./aws.ts";
 import { azure } from "./azure.ts";
-import { basicAuth } from "./basic_auth.ts";
+import { basicAuth, netlifyBasicAuth } from "./basic_auth.ts";
 import { bearer } from "./bearer.ts";
 import { card } from "./card.ts";
 import { cccd } from "./cccd.ts";
@@ -60,6 +60,8 @@ import { platforms, vaultLegacy } from "./platforms.ts";
 import { microsoft } from "./microsoft.ts";
 import { vendorNamed } from "./vendor_named.ts";
 import { kubernetesSecret } from "./kubernetes.ts";
+import { secretList } from "./secret_list.ts";
+import { headerDirectiveSecret } from "./header_directive.ts";
 
 /** Every rule the redactor runs. */
 export const RULES: readonly Rule[] = [
@@ -87,6 +89,7 @@ export const RULES: readonly Rule[] = [
   webhookSecret,
   jwt,
   basicAuth,
+  netlifyBasicAuth,
   bearer,
   ...network,
   sessionCookie,
@@ -123,4 +126,6 @@ export const RULES: readonly Rule[] = [
   puttyPrivateKey,
   jwtBase64,
   kubernetesSecret,
+  secretList,
+  headerDirectiveSecret,
 ];
