@@ -93,6 +93,10 @@ function kept(c: Candidate): string | undefined {
   ) {
     return "bot or no-reply address";
   }
+  // Git's author line of a bot account: `dependabot[bot] <support@github.com>`.
+  if (/\[bot\] ?<$/.test(c.text.slice(Math.max(0, c.start - 7), c.start))) {
+    return "bot or no-reply address";
+  }
   // SSH's algorithm names: `ssh-ed25519-cert-v01@openssh.com`, `chacha20-poly1305@openssh.com`.
   if (domain === "openssh.com") return "an SSH algorithm's name";
   // GitHub's notification sender, in every mail header of a repository's activity.
@@ -163,6 +167,7 @@ export const email: Rule = {
     "icon@2x.png",
     // A bot address.
     "Co-Authored-By: bot <noreply@vendor.io>",
+    "    Signed-off-by: dependabot[bot] <support@github.com>",
     // An ssh target.
     "ssh deploy@bastion.prod.acme-corp.com uptime",
     // A DSN's public key in URL userinfo.

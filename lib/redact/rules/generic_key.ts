@@ -160,11 +160,11 @@ const NAME_WORDS = [
 
 /**
  * What may stand between a name and its value: quotes, `\`, blanks and line
- * breaks, `:`, `=`, `>`, `(`, `,`, `]`.
+ * breaks, `:`, `=`, `>`, `(`, `,`, `]`, Objective-C's `@`.
  */
 function isAssignChar(c: number): boolean {
   return c === 34 || c === 39 || c === 92 || c === 32 || c === 9 || c === 10 || c === 13 ||
-    c === 58 || c === 61 || c === 62 || c === 40 || c === 44 || c === 93;
+    c === 58 || c === 61 || c === 62 || c === 40 || c === 44 || c === 93 || c === 64;
 }
 
 /** `[a-z0-9_+/=.~-]` (the text is lowercased). */
@@ -292,7 +292,8 @@ export const genericKey: Rule = {
         "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|->|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])[ \\t]{0,24}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
         // A key decoded where it is assigned: `key = Convert.FromBase64String("…")`.
         "(?:(?:Convert\\.FromBase64String|Encoding\\.\\w{1,10}\\.GetBytes|b64decode|Buffer\\.from|fromhex|DecodeString|\\[\\]byte|SecretKeySpec)\\([ \\t]{0,4})?" +
-        "(?:\\\\{0,3}[\"'])?" +
+        // Objective-C's string literals: `accessToken:@"…"`.
+        "(?:@?\\\\{0,3}[\"'])?" +
         // A name-value pair of arguments, the value maybe on the next line.
         "|\\([ \\t]{0,4}\\\\{0,3}[\"']|[\"'][ \\t]{0,4},\\s{0,12}[\"'])" +
         "|(?<![\\w-])--(?<name>[\\w-]{0,30}?(?:key|secret|token|auth)[\\w-]{0,20})(?:=|[ \\t]+)[\"']?" +
@@ -375,6 +376,7 @@ export const genericKey: Rule = {
     "authorization: 2FEqerfN49LJsTBcQ4D7dQldoBH13Ljn",
     // A key passed as a function argument.
     'sgMail.setApiKey("Rm5Tq8Vx2Lk7Wz3Pn9Yb4Hc6Jd1");',
+    '[CDAClient clientWithSpaceKey:@"9xk2lm7qw3zp" accessToken:@"Zx8Kq2Lm9Vw3Rt7Yp4Bn6Cd1Hf5Js0Gt2"];',
     // A name-value pair of arguments, `aws configure set`, `gh secret set`.
     "[Environment]::SetEnvironmentVariable('API_TOKEN', 'Qp7Lx2Wm9Rz4Vt8Kn3Bc6', 'User')",
     "aws configure set aws_secret_access_key Rw9Tz4Kq8Lm3Vx7Nb2Pc6Hd1Jf5Gs0Ya8",

@@ -190,14 +190,14 @@ function mayAssignPassword(text: string, lower: string): boolean {
 }
 
 /**
- * A value: quoted (double, single, JSON-escaped, TOML `"""`), or bare up to
+ * A value: quoted (double, single, JSON-escaped, TOML `"""`, Objective-C's `@"…"`), or bare up to
  * a blank or a delimiter; a YAML `!!binary` tag and a block scalar's `|` or
  * `>` line before it are skipped. 4,096 characters at most, so no real
  * value leaves a tail and no attempt scans far.
  */
 const VALUE = "(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
   '(?:"""\\n?(?<quoted>(?<secret>[^"\\\\]{1,4096}?))\\n?"""|' +
-  "\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
+  "@?\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
   '|\\\\{1,3}"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\{1,3}"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096})' +
   // A log's bracketed value, alone to the line's end: `Password: [N2YA…]`.
   "|\\[(?<secret>[^\\]\\s\"',[]{4,200})\\](?=[ \\t]*(?:\\r?\\n|$)))";
@@ -218,7 +218,9 @@ export const passwordAssignment: Rule = {
         // `:=` and `=>` before `:` and `=`: a match never backtracks into a longer operator. LDIF
         // writes a value in base64 after `::`.
         // `db_password: str = "…"`: a type between the name and `=`.
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|::|=>|->|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])|[\"'][ \\t]{0,4}(?<pair>,))[ \\t]{0,24}" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|::|=>|->|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])|[\"'][ \\t]{0,4}(?<pair>,)" +
+        // An Erlang or Elixir tuple: `{password, "…"}`, `{:password, "…"}`.
+        "|(?<=\\{[ \\t]{0,4}:?[\\w.-]{1,80})[ \\t]{0,4}(?<pair>,))[ \\t]{0,24}" +
         VALUE,
       "dgi",
     ),
@@ -237,6 +239,8 @@ export const passwordAssignment: Rule = {
   allowlist: [],
   truePositives: [
     "mail: mai@corp.lan\nuserPassword:: U3BhcnJvd0AyMDA4\n",
+    // Erlang's sys.config.
+    '{epgsql, [{host, "10.0.0.7"}, {username, "app"}, {password, "Tide!owl4471"}]}',
     "    Environment:\n      DB_PASSWORD:     Hq7-Lm2!Vx9rT",
     "[12:04:33] [+++] [0] Username: [minh@corp.vn]\n[12:04:33] [+++] [0] Password: [N2YAyijMbaj]\n",
     // Aligned by blanks before the operator.
@@ -1352,7 +1356,9 @@ function mayUseToolFlag(lower: string): boolean {
     (lower.includes("machine") && lower.includes("password")) ||
     lower.includes("authinfo:") || lower.includes("requirepass") || lower.includes("masterauth") ||
     lower.includes("psk") || lower.includes(" eap ") || lower.includes("xauth") ||
-    lower.includes("community") || lower.includes("]:") ||
+    lower.includes("community") || lower.includes("]:") || lower.includes("bindpw") ||
+    lower.includes("rootpw") || lower.includes("setuser") || lower.includes("authtok") ||
+    (lower.includes("user ") && (lower.includes(" on ") || lower.includes(" off "))) ||
     /(?:^|\n|\\n|> ?)(?:[ \t]*password|auth)[ \t]/.test(lower);
 }
 
@@ -1371,7 +1377,7 @@ const TOOL_FLAG_COMMANDS: Record<string, RegExp> = {
 export const passwordToolFlag: Rule = {
   id: "password_tool_flag",
   description:
-    "Password in a tool's own flag or file (ldapsearch -w, sqlcmd -P, smbclient -U u%p, keytool -storepass, .netrc)",
+    "Password in a tool's own flag or file (ldapsearch -w, sqlcmd -P, smbclient -U u%p, keytool -storepass, .netrc, bindpw/rootpw, sssd authtok, Redis ACL >password)",
   placeholder: "<PASSWORD>",
   keywords: [
     "ldap",
@@ -1395,6 +1401,11 @@ export const passwordToolFlag: Rule = {
     "xauth",
     "community",
     "]:",
+    "bindpw",
+    "rootpw",
+    "setuser",
+    "user ",
+    "authtok",
   ],
   precheck: (facts) => mayUseToolFlag(facts.lower),
   pattern: () =>
@@ -1409,6 +1420,13 @@ export const passwordToolFlag: Rule = {
         // These start at their word and look back for the line's start: a leading
         // line start made V8 stop at every quote and newline.
         `|password(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}password)[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
+        // sssd's `ldap_default_authtok = VALUE` (its type, `_authtok_type`, says password).
+        `|authtok(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}ldap_default_authtok)[ \\t]*=[ \\t]*(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
+        // nslcd's and pam_ldap's `bindpw VALUE`, slapd's and a kickstart's `rootpw [--plaintext] VALUE`.
+        `|(?:bind|root)pw(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:bind|root)pw)[ \\t]+(?:--plaintext[ \\t]+)?(?<secret>[^\\s"'\\\\-][^\\s"'\\\\]{0,4095})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
+        // Redis's ACL: `ACL SETUSER name on >password ~keys +@cmds`, and a users.acl file's lines.
+        `|(?:SETUSER|setuser)[ \\t]+\\S{1,100}(?:[ \\t]+[^\\s>]\\S{0,200}){0,20}?[ \\t]+>(?<secret>[^\\s"'\\\\]{1,4096})` +
+        `|user(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}user)[ \\t]+\\S{1,100}[ \\t]+(?:reset[ \\t]+)?o(?:n|ff)(?:[ \\t]+[^\\s>]\\S{0,200}){0,20}?[ \\t]+>(?<secret>[^\\s"'\\\\]{1,4096})` +
         // redis.conf's requirepass and masterauth, and redis's AUTH [user] password.
         `|(?:requirepass|masterauth)(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:requirepass|masterauth))[ \\t]+${SHELL_WORD}` +
         `|AUTH(?<=(?:^|\\n|\\\\n|>[ \\t]?)AUTH)[ \\t]+(?:[^\\s"'\\\\]{1,100}[ \\t]+)?(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
@@ -1418,7 +1436,8 @@ export const passwordToolFlag: Rule = {
         `|:[ \\t]*(?:PSK|EAP|XAUTH|NTLM)[ \\t]+\\\\{0,3}["'](?<secret>[^"'\\\\\\n]{8,4096})\\\\{0,3}["']` +
         `|\\bPSK[ \\t]+\\\\{0,3}["'](?<secret>[^"'\\\\\\n]{8,4096})\\\\{0,3}["']` +
         `|community(?<=(?:^|\\n|\\\\n|")[ \\t]{0,8}(?:ro|rw)community)6?[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})` +
-        `|\\](?<=(?:^|\\n|\\\\n|")\\[[\\w.-]{1,253}\\])(?::\\d{1,5})?[ \\t]+[^\\s:]{1,200}:(?<secret>[^\\s"'\\\\]{1,4096})` +
+        // A Google app password keeps its blanks there: `relay@gmail.com:abcd efgh ijkl mnop`.
+        `|\\](?<=(?:^|\\n|\\\\n|")\\[[\\w.-]{1,253}\\])(?::\\d{1,5})?[ \\t]+[^\\s:]{1,200}:(?<secret>[a-z]{4}(?: [a-z]{4}){3}(?=[ \\t]*(?:\\r?\\n|\\\\n|"|$))|[^\\s"'\\\\]{1,4096})` +
         // sendmail's authinfo: AuthInfo:host "U:user" "P:password".
         `|\\bAuthInfo:[^\\n]{0,300}?\\\\{0,3}"P:(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"`,
       "dg",
@@ -1458,6 +1477,13 @@ export const passwordToolFlag: Rule = {
     ': PSK "Tn5#Wq8Lr2Xv"',
     "rocommunity Hd7Kq2Wv9Lp 10.0.0.0/8",
     "[smtp.mail.lan]:587 relay@mail.lan:Vx4^Lm8Qt2",
+    "[smtp.gmail.com]:587 ops.alerts@corp.lan:qwpe zmxn rtyu bvcd",
+    "binddn cn=proxy,dc=corp,dc=lan\nbindpw Cobalt_owl7731!",
+    // sssd's bind password.
+    "ldap_default_authtok_type = password\nldap_default_authtok = Qv7^Lm2!Rx9t",
+    "rootpw --plaintext Lx8#Qv2-Tm5w",
+    "redis-cli ACL SETUSER svc_cache on >Ku8#pLm2Vx9qR ~cache:* +@read",
+    "user default off\nuser app on >Vb3-Nm8!Qw2e ~app:* +get +set",
     '{"content": "rocommunity Hd7Kq2Wv9Lp 10.0.0.0/8\\n"}',
   ],
   falsePositives: [
@@ -1468,6 +1494,7 @@ export const passwordToolFlag: Rule = {
     // Prose and headers that start a line with the words.
     "AUTH required before any command\npassword reset link sent to the user",
     "requirepass ${REDIS_PASSWORD}",
+    "rootpw --iscrypted $6$rounds=5000$Xq8$Lm2Vx7Wp3RtYn6Bc1Hd5Js0Gt2\nuser worker on #9f86d081884c7d659a2feaa0c55ad015 ~jobs:* +@all",
     // SNMP's documented defaults.
     "rocommunity public 127.0.0.1",
   ],
@@ -1487,7 +1514,7 @@ export const CALL_ARGUMENT =
 export const passwordCall: Rule = {
   id: "password_call",
   description:
-    "Password as an argument: login(u, p), basic auth, setPassword(…), new PDO(dsn, u, p), SQL WITH PASSWORD",
+    "Password as an argument: login(u, p), basic auth, setPassword(…), a Redis client's auth(…), new PDO(dsn, u, p), SQL WITH PASSWORD",
   placeholder: "<PASSWORD>",
   keywords: [
     "login",
@@ -1547,7 +1574,9 @@ export const passwordCall: Rule = {
         // Django's `make_password`, Flask's, PHP's, bcrypt's, argon2's, Spring's encoders.
         "|(?<=(?<![\\w$])(?:(?:set_?|with_?)?(?:password|passwd|passphrase)|Hash::make|bcrypt|make_password" +
         "|generate_password_hash|password_hash|hashpw|hashSync|Password\\.create|argon2\\.hash|bcrypt\\.hash" +
-        "|\\w{0,30}[Ee]ncoder(?:\\(\\))?\\.encode)[ \\t]{0,4}\\()b?)" +
+        "|\\w{0,30}[Ee]ncoder(?:\\(\\))?\\.encode" +
+        // A Redis client's `red:auth("…")`, `client.auth('…')`.
+        "|(?<=[.:])auth)[ \\t]{0,4}\\()b?)" +
         `|\\[(?<=(?<![\\w.])auth[ \\t]{0,4}=[ \\t]{0,4}\\[)${CALL_ARGUMENT},` +
         // SQL: `WITH PASSWORD '…'`, `IDENTIFIED BY '…'`.
         "|\\b(?:with[ \\t]+(?:encrypted[ \\t]+)?password|identified(?:[ \\t]+with[ \\t]+\\w{1,40})?[ \\t]+by)[ \\t]{0,4}=?)" +
@@ -1592,6 +1621,7 @@ export const passwordCall: Rule = {
     "requests.get(url, auth=('ci', 'Vx7#Rk2p'))",
     "$db = new PDO($dsn, 'app', 'Hz2-Qr8-Lw5');",
     'cfg.setPassword("Em4-Dr7-Kt2");',
+    'local ok, err = red:auth("Mx8!Qw3-Tz7k")',
     // What a seed hashes is the password itself.
     "'password' => Hash::make('River@harbor41'),",
     "user.password = make_password('Lotus!Bamboo814')",
@@ -1618,6 +1648,7 @@ export const passwordCall: Rule = {
     "ALTER USER DBT_PROD SET PASSWORD = :new_password;",
     // Variables, not literals.
     "client.login(args.user, args.password)",
+    "passport.authenticate('local'); redis.auth(process.env.REDIS_PASSWORD); app.use(auth('jwt'))",
     'login("admin", "<your-password>")',
     'self.client.login("testuser", "testpass")',
     'cfg.setPassword(System.getenv("DB_PASSWORD"));',
