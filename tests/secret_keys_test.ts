@@ -57,6 +57,8 @@ const SECRET = [
   "SMTP_PW",
   "client_secert",
   "private_key_id",
+  // Consul's ACL token.
+  "SecretID",
 ];
 
 const PLAIN = [
@@ -82,6 +84,9 @@ const PLAIN = [
   "tokenType",
   "auth_url",
   "pwm_duty",
+  // AWS's and Terraform's name of a stored secret.
+  "SecretId",
+  "secret_id",
   "",
 ];
 
@@ -109,7 +114,9 @@ Deno.test({
       assert.equal(textSecretNameProblem(name), undefined, name);
     }
     // A public word before the secret word says whose secret it is; numbered keys; a hash's secret.
-    for (const name of ["GEM_HOST_API_KEY", "AZURE_STORAGE_KEY", "key1", "VNP_HASH_SECRET"]) {
+    for (
+      const name of ["GEM_HOST_API_KEY", "AZURE_STORAGE_KEY", "key1", "VNP_HASH_SECRET", "SecretID"]
+    ) {
       assert.equal(textSecretNameProblem(name), undefined, name);
     }
     for (
@@ -125,6 +132,8 @@ Deno.test({
         "token_type",
         "API_KEY_FILE",
         "idempotency_key",
+        "SecretId",
+        "secret-id",
       ]
     ) {
       assert.notEqual(textSecretNameProblem(name), undefined, name);

@@ -54,6 +54,15 @@ const SECRET_WORDS = new Set([
   "authtok",
 ]);
 
+/**
+ * Consul's and Nomad's ACL token, printed as `SecretID`: an id in name, the
+ * credential itself. AWS's `SecretId`, Terraform's `secret_id` and a
+ * `--secret-id` name a stored secret, and stay names.
+ */
+function isTokenNamedId(name: string): boolean {
+  return name === "SecretID";
+}
+
 /** Two adjacent words that name a secret together (`api_key`, `accessKey`). */
 const SECRET_PAIRS = new Set([
   "api key",
@@ -144,6 +153,7 @@ function namesSecret(name: string): boolean {
   if (!STEMS.test(name)) return false;
   const parts = words(name);
   if (parts.join("_") === "private_key_id") return true;
+  if (isTokenNamedId(name)) return true;
   if (parts.some((part) => NOT_THE_SECRET.has(part))) return false;
   for (let i = 0; i < parts.length; i++) {
     if (SECRET_WORDS.has(parts[i]!)) return true;
@@ -172,6 +182,7 @@ export function textSecretNameProblem(name: string): string | undefined {
   if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;
   // A service account file's `private_key_id` travels with the key and names it to Google.
   if (/^private_key_id$/i.test(name)) return undefined;
+  if (isTokenNamedId(name)) return undefined;
   const parts = words(name);
   // VNPay's `vnp_HashSecret`: the secret a hash is keyed with.
   if (/^hash$/.test(parts.at(-2) ?? "") && /^secret$/.test(parts.at(-1) ?? "")) return undefined;
@@ -340,8 +351,9 @@ const ABOUT_A_PASSWORD_AFTER = new Set([
   // Jenkins' `passwordVariable: 'NEXUS_PW'` names the variable that will hold it.
   "variable",
   "var",
-  // When it changed: Argo CD's `admin.passwordMtime`.
+  // When it changed: Argo CD's `admin.passwordMtime`, Active Directory's `pwdLastSet`.
   "mtime",
+  "last",
   "time",
   "date",
 ]);

@@ -383,6 +383,8 @@ export const genericKey: Rule = {
     'gh secret set DEPLOY_HOOK --body "Kv8Nq3Wx7Lz2Rt6Pm9Bc4Hd"',
     "gh secret set VERCEL_TOKEN --repo acme/web --env production --body 'Pa7GVALblcTf9bKtZF7AGQIa'",
     'Set-Item -Path Env:WEATHER_API_KEY -Value "Gq8LmxJTeKdNnFRIBXuDL7DxtpYlSXp"',
+    // Consul's ACL token as `consul acl token create` prints it.
+    "AccessorID:       9d3f7a5c-0e8b-4d6f-8a1c-9e3b7d5f1a2c\nSecretID:         4f8a2c6e-1b9d-4f7a-9c0e-8b2d6f4a1c9e",
   ],
   falsePositives: [
     // A cache's key: its files' digest after words.
@@ -415,6 +417,8 @@ export const genericKey: Rule = {
     'secret_key = os.getenv("SECRET_KEY_FOR_SIGNING")',
     // A public key's fingerprint.
     "public_key_fingerprint: 9c0e2b4d6f8a1c3e3f9a2c7e1b5d4a8f",
+    // AWS's name of a stored secret.
+    'client.get_secret_value(SecretId="prod/Checkout-2024")',
     // A React list key that is a UUID.
     'key: "0b7e4c2a-9f1d-4e3b-8a6c-5d2f1e0a9b8c"',
     // A number of tokens.
@@ -826,6 +830,33 @@ export const secretSetInProse: Rule = {
 };
 
 /**
+ * A configuration line that is a name, blanks and a key, with no operator:
+ * Fluent Bit's `apikey  cfb0…`, `HTTP_Passwd …`'s neighbours, Squid's and
+ * other daemons' directives. Starts at a line's start, so the pattern visits
+ * only line breaks.
+ */
+export const configLineSecret: Rule = {
+  id: "config_line_secret",
+  description:
+    "Key, secret or token on a configuration line with no operator (Fluent Bit's apikey  VALUE)",
+  placeholder: "<SECRET>",
+  keywords: ["key", "secret", "token"],
+  pattern: () =>
+    /(?:^|\n|\\n)[ \t]{0,8}(?<name>[\w.-]{0,40}(?:[Kk]ey|KEY|[Ss]ecret|SECRET|[Tt]oken|TOKEN)[\w.-]{0,20})[ \t]+(?<secret>[A-Za-z0-9_\-+/=.~]{16,200})(?=[ \t]*(?:\r?\n|\\n|$))/dg,
+  secretGroup: "secret",
+  priority: 400,
+  validators: [...NAMED_VALUE_CHECKS, longValueEntropy],
+  allowlist: PUBLISHABLE_KEYS,
+  truePositives: [
+    "[OUTPUT]\n    Name            datadog\n    Host            http-intake.logs.datadoghq.eu\n    apikey          cfb082fd3479d0cee752ca45fa27f5c1\n",
+  ],
+  falsePositives: [
+    "[OUTPUT]\n    Name  datadog\n    apikey  ${DD_API_KEY}\n    dd_source  kubernetes_cluster_01\n",
+    "Key                 Value\n---                 -----\nkey_id              3dc26e33-dd75-4a47-8935-74ae5cc330ac\nprimary_key         public\n",
+  ],
+};
+
+/**
  * A name, a leader of dots and a value, as Laravel's error page and
  * `php artisan about` list the environment: `DB_PASSWORD ..... value`.
  */
@@ -948,6 +979,15 @@ function hasQuotedSymbols(text: string): boolean {
   return quotedWithSymbols.test(text);
 }
 
+let bareWithSymbols: RegExp | undefined;
+
+/** Whether a `=` is followed, before a blank or quote, by two of {@linkcode KEY_SYMBOLS}. */
+function hasBareSymbols(text: string): boolean {
+  const symbol = `[${KEY_SYMBOLS.replace(/[\]\\^-]/g, "\\$&")}]`;
+  bareWithSymbols ??= new RegExp(`=[^\\s"'=]{0,200}?${symbol}[^\\s"']{0,200}?${symbol}`);
+  return bareWithSymbols.test(text);
+}
+
 /**
  * A quoted value with symbols under a secret's name: Django's `SECRET_KEY`,
  * WordPress's `define('AUTH_KEY', '…')`, Rails' and Flask's secret keys. The
@@ -961,7 +1001,7 @@ export const genericKeyQuoted: Rule = {
   keywords: ["key", "secret", "token", "salt"],
   // A quote, then two key symbols before the next quote: what every match
   // holds. Text of names alone (`key` repeated) never runs the pattern.
-  precheck: (facts) => hasQuotedSymbols(facts.text),
+  precheck: (facts) => hasQuotedSymbols(facts.text) || hasBareSymbols(facts.text),
   pattern: () =>
     new RegExp(
       // Its word in three cases rather than the `i` flag: with `i`, V8 took six
@@ -972,7 +1012,10 @@ export const genericKeyQuoted: Rule = {
       `(?:${QUOTED_KEY_WORDS})(?<![\\w.-]{41}(?:${QUOTED_KEY_WORDS}))` +
         `(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:${QUOTED_KEY_WORDS})))` +
         "(?<name>[\\w.-]{0,40})\\\\{0,3}[\"']?[ \\t]{0,40}(?::=|=>|[:=,])[ \\t]{0,16}" +
-        "(?<q>\\\\{0,3}[\"'])(?<secret>[^\"'\\\\\\n]{20,200})\\k<q>",
+        "(?:(?<q>\\\\{0,3}[\"'])(?<secret>[^\"'\\\\\\n]{20,200})\\k<q>" +
+        // Unquoted to the line's end, as a `.env` file writes it: `DJANGO_SECRET_KEY=k#9x…`.
+        // The name starts its line, so `key=` repeated in one line reads one value, not each.
+        "|(?<=(?:^|\\n)[ \\t]{0,8}(?:export[ \\t]+)?[\\w.-]{1,80}=)(?<secret>[^\\s\"'\\\\`]{20,200})(?=[ \\t]*(?:\\r?\\n|$)))",
       "dg",
     ),
   secretGroup: "secret",
@@ -981,7 +1024,9 @@ export const genericKeyQuoted: Rule = {
     nameSaysSecret,
     function notTemplateOrPlaceholder(c) {
       // Keys like these hold `<`, `>`, `{`, `}` at random: only a template's shapes count.
-      if (/\$\{|\$\([\w$]|\{\{|%\(\w|<[A-Za-z_ -]{3,}>|\{[A-Za-z_]{2,}\}/.test(c.secret)) {
+      if (
+        /\$\{|\$\([\w$]|\{\{|%\(\w|<[A-Za-z_ -]{3,}>|\{[A-Za-z_]{2,}\}|^<[^<>]+>$/.test(c.secret)
+      ) {
         return "template syntax";
       }
       const problem = placeholderProblem(c.secret);
@@ -1013,11 +1058,14 @@ export const genericKeyQuoted: Rule = {
     "SECRET_KEY = 'django-insecure-$tc)g)+o7d=9c$(=81-0#g&@qrj0@xw$4!rgf8z!d@bi3br*5n'",
     "define( 'AUTH_KEY', 'Qz<4 Lp]M~7r|Xc{2Wv@9Kd!T$h8(Nb+3Jf' );",
     '{"content": "SECRET_KEY = \\"h4@w)n9=q!x2^k&m7(v3*p8#z1+c5%r$b6\\"\\n"}',
+    "DJANGO_SECRET_KEY=k#9x2$lm7qw3zp8rt4@vn6bc1hd5js0gt!a8b7c6d5e4f3\nDEBUG=False",
   ],
   falsePositives: [
     // A message, not a key.
     'error_key = "Could not connect (timeout=30s) to db@host: retry #2 later"',
     "SECRET_KEY = 'django-insecure-change-me-before-deploying-to-prod'",
+    "SECRET_KEY=${DJANGO_SECRET_KEY:-please-set-me}\nAUTH_URL=https://id.corp.lan/auth?x=1&y=#top!",
+    "VNPAY_HASH_SECRET=<chuỗi-bí-mật-từ-VNPay>",
     // Under a name that says no secret.
     "cache_key_format = '{prefix}:{user_id}:{page}#v2=(%s)&x=[%d]'",
   ],

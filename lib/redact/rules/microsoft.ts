@@ -18,7 +18,8 @@ export const azureSasSignature: Rule = {
   placeholder: "<AZURE_SAS>",
   keywords: ["sig="],
   pattern: () =>
-    /(?<=[?&;\s"'])sig=(?<secret>[A-Za-z0-9%+/]{40,120}={0,2}(?:%3[Dd]){0,2})(?![A-Za-z0-9%+/=])/dg,
+    // A mail client may wrap a long URL: a signature cut short of 40 goes on at the next line.
+    /(?<=[?&;\s"'])sig=(?<secret>(?:[A-Za-z0-9%+/]{40,120}|[A-Za-z0-9%+/]{16,39}\r?\n[A-Za-z0-9%+/]{4,120})={0,2}(?:%3[Dd]){0,2})(?![A-Za-z0-9%+/=])/dg,
   secretGroup: "secret",
   priority: 650,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
@@ -26,8 +27,13 @@ export const azureSasSignature: Rule = {
   truePositives: [
     "az storage blob download --blob-url 'https://acme.blob.core.windows.net/b/f.csv?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-01-01T00:00:00Z&st=2025-01-01T00:00:00Z&spr=https&sig=GorWTeAWY80tYZnGej4OorYhTjH7Bw%2BuGK5sxwvVEks%3D'",
     "AZURE_SAS_TOKEN=sv=2021-06-08&ss=bfqt&srt=sco&sp=rwdlacupitfx&se=2025-12-31T23:59:59Z&sig=uTtXQNGdnywrcy15XeOTXwF4m4nDiBxpOPAzXSWTqxR%3D",
+    "use this link (it wrapped):\nhttps://acme.blob.core.windows.net/m/2024-03?sv=2022-11-02&sp=rl&sig=w7QyIrypjhQZMkkInnc%2Bkj6qIiqm\nTCbB7p3ZEppSTPz%3D\n\nThanks",
   ],
-  falsePositives: ["https://acme.blob.core.windows.net/b/f.csv?sv=2022-11-02&sig=<signature>"],
+  falsePositives: [
+    "https://acme.blob.core.windows.net/b/f.csv?sv=2022-11-02&sig=<signature>",
+    // A short `sig=` of something else, then a word on the next line.
+    "curl 'https://api.lan/v1/check?sig=abc123def456ghi789'\nThanks",
+  ],
 };
 
 /** Azure DevOps personal access tokens, current format. */

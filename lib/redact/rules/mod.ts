@@ -20,6 +20,7 @@ import { namedRowSecret, passwordTableCell } from "./table_cell.ts";
 import {
   clientKeyArgument,
   commandKeyArgument,
+  configLineSecret,
   genericKey,
   genericKeyDotLeader,
   genericKeyMarkup,
@@ -113,6 +114,7 @@ export const RULES: readonly Rule[] = [
   genericKeySaid,
   genericKeyTable,
   genericKeyDotLeader,
+  configLineSecret,
   secretSetInProse,
   commandKeyArgument,
   clientKeyArgument,

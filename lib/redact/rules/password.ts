@@ -190,14 +190,14 @@ function mayAssignPassword(text: string, lower: string): boolean {
 }
 
 /**
- * A value: quoted (double, single, JSON-escaped, TOML `"""`, Objective-C's `@"…"`), or bare up to
+ * A value: quoted (double, single, JSON-escaped, TOML `"""`, Objective-C's `@"…"`, T-SQL's `N'…'`), or bare up to
  * a blank or a delimiter; a YAML `!!binary` tag and a block scalar's `|` or
  * `>` line before it are skipped. 4,096 characters at most, so no real
  * value leaves a tail and no attempt scans far.
  */
 const VALUE = "(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
   '(?:"""\\n?(?<quoted>(?<secret>[^"\\\\]{1,4096}?))\\n?"""|' +
-  "@?\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
+  "@?\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|N?'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
   '|\\\\{1,3}"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\{1,3}"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096})' +
   // A log's bracketed value, alone to the line's end: `Password: [N2YA…]`.
   "|\\[(?<secret>[^\\]\\s\"',[]{4,200})\\](?=[ \\t]*(?:\\r?\\n|$)))";
@@ -239,6 +239,8 @@ export const passwordAssignment: Rule = {
   allowlist: [],
   truePositives: [
     "mail: mai@corp.lan\nuserPassword:: U3BhcnJvd0AyMDA4\n",
+    // T-SQL's Unicode literal.
+    "EXEC sp_addlinkedsrvlogin @rmtsrvname = N'ORA_PROD', @rmtuser = N'report', @rmtpassword = N'Wl6!Kq3-Tz9m';",
     // Erlang's sys.config.
     '{epgsql, [{host, "10.0.0.7"}, {username, "app"}, {password, "Tide!owl4471"}]}',
     "    Environment:\n      DB_PASSWORD:     Hq7-Lm2!Vx9rT",
@@ -274,6 +276,8 @@ export const passwordAssignment: Rule = {
     "password: !!binary |\n  UTJ4bGNuUXRjMlZqY21WMExUa3pOelE9",
   ],
   falsePositives: [
+    // Active Directory's time of the last change, in an LDIF export.
+    "sAMAccountName: quang.le\npwdLastSet: 133541766521184402",
     'PS C:\\ops> $pass = Read-Host -AsSecureString "Mật khẩu svc_backup"',
     // A field's type.
     "pub struct DatabaseSettings {\n    pub username: String,\n    pub password: SecretString,\n}",
@@ -423,7 +427,12 @@ export const passwordFlagAttached: Rule = {
   precheck: (facts) => mayPassFlag(facts.text),
   pattern: () =>
     new RegExp(
-      `(?<=\\s)-p${flagValue("(?<secret>[^\\s'\"-][^\\s'\"]{0,4095})")}` +
+      // Windows tools' single dash, before `-pSECRET` takes its letters: `dsadd user … -pwd
+      // VALUE`, PuTTY's `plink -pw VALUE`.
+      `(?<![\\w-])-(?:password|passwd|pwd|pw)(?:=|[ \\t]+)${
+        flagValue("(?<secret>[^\\s'\"]{1,4096})")
+      }` +
+        `|(?<=\\s)-p${flagValue("(?<secret>[^\\s'\"-][^\\s'\"]{0,4095})")}` +
         `|(?<=\\s)(?<spaced>-p|-a|-P|-k)[ \\t]+${
           flagValue("(?<secret>[^\\s'\"-][^\\s'\"]{0,4095})")
         }` +
@@ -495,6 +504,8 @@ export const passwordFlagAttached: Rule = {
     "docker login -u ci -p 'Hs5Jd1Fg0Au4' registry.acme.io",
     "redis-cli -h cache.internal -a 'fR35_J^UY0fJmvzW' INFO keyspace",
     "mysqldump --password 'a very long pass phrase with spaces 123' shop",
+    'dsadd user "CN=Svc Backup,OU=Service,DC=corp,DC=lan" -samid svc_backup -pwd Bk7#Lq2-Wm8v',
+    "plink -ssh ops@10.0.0.7 -pw Hx4!rTz9q uptime",
   ],
   falsePositives: [
     // Port mapping.
@@ -513,6 +524,7 @@ export const passwordFlagAttached: Rule = {
     "net use Z: \\\\fs01\\share /p:yes && robocopy C:\\a Z:\\a /p:1",
     // Switches that ask for a password, and a password flag's file.
     "ansible-playbook --ask-become-pass site.yml && psql --no-password -h db",
+    "dsadd user CN=x -pwd * -mustchpwd yes && plink -pw $PW host",
     "docker login --password-stdin ghcr.io && app --db-pass $DB_PASS --smtp-pass config.yaml",
     "apksigner sign --ks my.jks --ks-pass env:KEYSTORE_PASS --key-pass file:/run/secrets/kp app.apk",
   ],
@@ -661,7 +673,9 @@ export const passwordProse: Rule = {
     facts.mayHaveWord("pwd") || facts.lower.includes("wpa") || facts.lower.includes("psk"),
   pattern: () =>
     new RegExp(
-      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|thành(?![A-Za-z])|:|=)" +
+      // The words between stay in the name's sentence: `mật khẩu Sai-Gon@2024!. Wifi: …` is
+      // no name of the Wi-Fi's.
+      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])(?<![.!?])){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|thành(?![A-Za-z])|:|=)" +
         // `mật khẩu Ha@Noi2025`: no verb, the next word holds a digit.
         "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
         "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
@@ -688,6 +702,7 @@ export const passwordProse: Rule = {
   truePositives: [
     "Mình đã set storePassword là PixelDragon_589 và keyPassword cũng y vậy",
     "ok giờ thử lại với password mới nhé: Z@d-Gdy8z7St5\nnhớ update vào vault",
+    "VPN dùng tài khoản ops.hcm, mật khẩu Sai-Gon@2024x. Wifi văn phòng: AnPhat-Office",
     "the SSID is KST-Build and the WPA2 key: Bq7YADY9Fx6CTZ",
     "mật khẩu wifi văn phòng là Hn@2024xyz nhé",
     "em đã đổi mật khẩu root của db-01 thành Hn@2024xyz rồi",
@@ -1197,7 +1212,8 @@ export const pentestCredential: Rule = {
 
 /** What `htpasswd -b`, `net use`, an `expect` script and `echo … |` need first. */
 function mayRunPasswordCommand(lower: string): boolean {
-  return lower.includes("htpasswd") || lower.includes("net use") || lower.includes("net user") ||
+  return lower.includes("htpasswd") || lower.includes("schtasks") || lower.includes("net use") ||
+    lower.includes("net user") ||
     lower.includes("<<<") || lower.includes("cmdkey") || lower.includes("openssl passwd") ||
     lower.includes("rabbitmqctl") || /sqlplus|expdp|impdp|sqlldr|dgmgrl|rman /.test(lower) ||
     (lower.includes("send") && lower.includes("expect")) ||
@@ -1229,6 +1245,7 @@ export const passwordCommand: Rule = {
   placeholder: "<PASSWORD>",
   keywords: [
     "doveadm",
+    "schtasks",
     "htpasswd",
     "net use",
     "net user",
@@ -1278,6 +1295,8 @@ export const passwordCommand: Rule = {
           `|\\bcmdkey(?:[ \\t]{1,8}/(?!pass:)[A-Za-z]{1,12}(?::\\S{1,200})?){0,4}[ \\t]{1,8}/pass:${SHELL_WORD}` +
           `|\\bopenssl[ \\t]+passwd[ \\t]+(?:-(?:1|5|6|apr1|crypt|aixmd5)[ \\t]+|-salt[ \\t]+\\S{1,64}[ \\t]+){0,3}${SHELL_WORD}` +
           `|\\brabbitmqctl[ \\t]+(?:add_user|change_password)[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
+          // `schtasks /Create … /RU user /RP PASSWORD`, `/U user /P PASSWORD`.
+          `|\\bschtasks\\b[^\\n|&]{0,300}?[ \\t]/R?P[ \\t]+${SHELL_WORD}` +
           // Dovecot's `doveadm auth test USER PASSWORD`.
           `|\\bdoveadm[ \\t]+auth[ \\t]+(?:test|login)[ \\t]+(?:-\\w[ \\t]+\\S{1,100}[ \\t]+){0,3}[^\\s-]\\S{0,200}[ \\t]+${SHELL_WORD}` +
           // Oracle's `user/password@db` logins, in its tools and in JDBC's thin URLs.
@@ -1308,6 +1327,7 @@ export const passwordCommand: Rule = {
   truePositives: [
     "[root@bkp01 ~]# echo 'jvnLq%iVpIV0dKqD' | kinit svc_backup@CORP.LAN",
     "root@mail:~# doveadm auth test lan.pham@saobien.io 'granite26!Falcon'",
+    'schtasks /Create /TN "Nightly" /TR "C:\\jobs\\run.bat" /SC DAILY /RU CORP\\svc_task /RP Tq3!Wz7-Lk9m',
     "npx wrangler secret put UPSTASH_REDIS_REST_TOKEN --env staging <<< 'AQNMASQgn3wao1tYC84s8YPAw8gTyUnrZKMFdcLB6SnB'",
     "ldappasswd -x -H ldap://ldap01 -D 'cn=admin,dc=x' -w Vq8-Rt3-Lm9x -s 'Kw7-Zq2-Tn4y' 'uid=ngoc'",
     "ipmitool user set password 3 'Vq8-Rt3-Lm9x' 20",
@@ -1356,9 +1376,7 @@ function mayUseToolFlag(lower: string): boolean {
     (lower.includes("machine") && lower.includes("password")) ||
     lower.includes("authinfo:") || lower.includes("requirepass") || lower.includes("masterauth") ||
     lower.includes("psk") || lower.includes(" eap ") || lower.includes("xauth") ||
-    lower.includes("community") || lower.includes("]:") || lower.includes("bindpw") ||
-    lower.includes("rootpw") || lower.includes("setuser") || lower.includes("authtok") ||
-    (lower.includes("user ") && (lower.includes(" on ") || lower.includes(" off "))) ||
+    lower.includes("community") || lower.includes("]:") ||
     /(?:^|\n|\\n|> ?)(?:[ \t]*password|auth)[ \t]/.test(lower);
 }
 
@@ -1377,7 +1395,7 @@ const TOOL_FLAG_COMMANDS: Record<string, RegExp> = {
 export const passwordToolFlag: Rule = {
   id: "password_tool_flag",
   description:
-    "Password in a tool's own flag or file (ldapsearch -w, sqlcmd -P, smbclient -U u%p, keytool -storepass, .netrc, bindpw/rootpw, sssd authtok, Redis ACL >password)",
+    "Password in a tool's own flag or file (ldapsearch -w, sqlcmd -P, smbclient -U u%p, keytool -storepass, .netrc)",
   placeholder: "<PASSWORD>",
   keywords: [
     "ldap",
@@ -1401,11 +1419,6 @@ export const passwordToolFlag: Rule = {
     "xauth",
     "community",
     "]:",
-    "bindpw",
-    "rootpw",
-    "setuser",
-    "user ",
-    "authtok",
   ],
   precheck: (facts) => mayUseToolFlag(facts.lower),
   pattern: () =>
@@ -1420,13 +1433,6 @@ export const passwordToolFlag: Rule = {
         // These start at their word and look back for the line's start: a leading
         // line start made V8 stop at every quote and newline.
         `|password(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}password)[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
-        // sssd's `ldap_default_authtok = VALUE` (its type, `_authtok_type`, says password).
-        `|authtok(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}ldap_default_authtok)[ \\t]*=[ \\t]*(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
-        // nslcd's and pam_ldap's `bindpw VALUE`, slapd's and a kickstart's `rootpw [--plaintext] VALUE`.
-        `|(?:bind|root)pw(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:bind|root)pw)[ \\t]+(?:--plaintext[ \\t]+)?(?<secret>[^\\s"'\\\\-][^\\s"'\\\\]{0,4095})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
-        // Redis's ACL: `ACL SETUSER name on >password ~keys +@cmds`, and a users.acl file's lines.
-        `|(?:SETUSER|setuser)[ \\t]+\\S{1,100}(?:[ \\t]+[^\\s>]\\S{0,200}){0,20}?[ \\t]+>(?<secret>[^\\s"'\\\\]{1,4096})` +
-        `|user(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}user)[ \\t]+\\S{1,100}[ \\t]+(?:reset[ \\t]+)?o(?:n|ff)(?:[ \\t]+[^\\s>]\\S{0,200}){0,20}?[ \\t]+>(?<secret>[^\\s"'\\\\]{1,4096})` +
         // redis.conf's requirepass and masterauth, and redis's AUTH [user] password.
         `|(?:requirepass|masterauth)(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:requirepass|masterauth))[ \\t]+${SHELL_WORD}` +
         `|AUTH(?<=(?:^|\\n|\\\\n|>[ \\t]?)AUTH)[ \\t]+(?:[^\\s"'\\\\]{1,100}[ \\t]+)?(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
@@ -1478,12 +1484,7 @@ export const passwordToolFlag: Rule = {
     "rocommunity Hd7Kq2Wv9Lp 10.0.0.0/8",
     "[smtp.mail.lan]:587 relay@mail.lan:Vx4^Lm8Qt2",
     "[smtp.gmail.com]:587 ops.alerts@corp.lan:qwpe zmxn rtyu bvcd",
-    "binddn cn=proxy,dc=corp,dc=lan\nbindpw Cobalt_owl7731!",
-    // sssd's bind password.
-    "ldap_default_authtok_type = password\nldap_default_authtok = Qv7^Lm2!Rx9t",
-    "rootpw --plaintext Lx8#Qv2-Tm5w",
-    "redis-cli ACL SETUSER svc_cache on >Ku8#pLm2Vx9qR ~cache:* +@read",
-    "user default off\nuser app on >Vb3-Nm8!Qw2e ~app:* +get +set",
+
     '{"content": "rocommunity Hd7Kq2Wv9Lp 10.0.0.0/8\\n"}',
   ],
   falsePositives: [
@@ -1494,9 +1495,69 @@ export const passwordToolFlag: Rule = {
     // Prose and headers that start a line with the words.
     "AUTH required before any command\npassword reset link sent to the user",
     "requirepass ${REDIS_PASSWORD}",
-    "rootpw --iscrypted $6$rounds=5000$Xq8$Lm2Vx7Wp3RtYn6Bc1Hd5Js0Gt2\nuser worker on #9f86d081884c7d659a2feaa0c55ad015 ~jobs:* +@all",
     // SNMP's documented defaults.
     "rocommunity public 127.0.0.1",
+  ],
+};
+
+/** What a `config_line_password` line needs first. */
+function mayHoldConfigLinePassword(lower: string): boolean {
+  return lower.includes("passwd") || lower.includes("pwd") || lower.includes("bindpw") ||
+    lower.includes("rootpw") || lower.includes("authtok") || lower.includes("setuser") ||
+    (lower.includes("user ") && lower.includes(">"));
+}
+
+/**
+ * Passwords on configuration lines that are a name, blanks and the value,
+ * with no `=` or `:` between: nslcd's and pam_ldap's `bindpw`, slapd's and a
+ * kickstart's `rootpw`, Fluent Bit's `HTTP_Passwd`, sssd's
+ * `ldap_default_authtok`, Redis ACL rules (`user app on >PASSWORD`, `ACL
+ * SETUSER app on >PASSWORD`). Each starts at a line's start (also one inside
+ * a JSON string), so the pattern visits only line breaks.
+ */
+export const configLinePassword: Rule = {
+  id: "config_line_password",
+  description:
+    "Password on a configuration line with no operator: bindpw, rootpw, HTTP_Passwd, sssd's ldap_default_authtok, Redis ACL >password",
+  placeholder: "<PASSWORD>",
+  keywords: ["passwd", "pwd", "bindpw", "rootpw", "authtok", "setuser", "user "],
+  precheck: (facts) => mayHoldConfigLinePassword(facts.lower),
+  pattern: () =>
+    new RegExp(
+      "(?:^|\\n|\\\\n)[ \\t]{0,8}(?:" +
+        // `HTTP_Passwd VALUE`, `Passwd VALUE`, `bindpw VALUE`, `rootpw [--plaintext] VALUE`.
+        "(?:[\\w.-]{0,30}[_.-])?(?:[Pp]asswd|PASSWD|[Pp]wd|PWD|(?:bind|root)pw)[ \\t]+(?:--plaintext[ \\t]+)?" +
+        `(?<secret>[^\\s"'\\\\-][^\\s"'\\\\]{0,4095})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
+        // sssd: its `ldap_default_authtok_type` says password.
+        `|ldap_default_authtok[ \\t]*=[ \\t]*(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
+        // A Redis ACL file's user, or `ACL SETUSER` after a prompt or a command.
+        "|(?:user|(?:[^\\n]{0,200}?[ \\t])?(?:ACL|acl)[ \\t]+(?:SETUSER|setuser))[ \\t]+\\S{1,100}" +
+        `(?:[ \\t]+[^\\s>]\\S{0,200}){0,20}?[ \\t]+>(?<secret>[^\\s"'\\\\]{1,4096}))`,
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 455,
+  validators: [
+    notPlaceholder,
+    function typedValue(c) {
+      if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
+      return passwordShapeProblem(c.secret);
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "[OUTPUT]\n    Name  es\n    HTTP_User  fluent\n    HTTP_Passwd  Tq5#Wm9-Lk3v\n",
+    "ldap_default_authtok_type = password\nldap_default_authtok = Qv7^Lm2!Rx9t",
+    "binddn cn=proxy,dc=corp,dc=lan\nbindpw Cobalt_owl7731!",
+    "rootpw --plaintext Lx8#Qv2-Tm5w",
+    "$ redis-cli ACL SETUSER svc_cache on >Ku8#pLm2Vx9qR ~cache:* +@read",
+    "user default off\nuser app on >Vb3-Nm8!Qw2e ~app:* +get +set",
+    '{"content": "uri ldap://10.0.0.5/\\nbindpw Cobalt_owl7731!\\n"}',
+  ],
+  falsePositives: [
+    "rootpw --iscrypted $6$rounds=5000$Xq8$Lm2Vx7Wp3RtYn6Bc1Hd5Js0Gt2\nuser worker on #9f86d081884c7d659a2feaa0c55ad015 ~jobs:* +@all",
+    "PWD /home/dev/app\nOLDPWD /home/dev\nbindpw ${LDAP_BIND_PW}",
+    "user alice on nopass ~* &* +@all",
   ],
 };
 
@@ -1794,6 +1855,7 @@ export const password: Rule[] = [
   passwordCall,
   passwordMarkup,
   passwordToolFlag,
+  configLinePassword,
   passwordPhraseLine,
   passwordDslLine,
   terraformRandomPassword,
