@@ -74,6 +74,7 @@ const HELD_OUT = [
   "heldout_sessions28_sealed.jsonl",
   "heldout_sessions29_sealed.jsonl",
   "heldout_sessions30_sealed.jsonl",
+  "heldout_sessions31_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -106,6 +107,7 @@ const HELD_OUT = [
   "heldout_sessions28_probe.jsonl",
   "heldout_sessions29_probe.jsonl",
   "heldout_sessions30_probe.jsonl",
+  "heldout_sessions31_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
