@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { boundaryFirst } from "../lib/redact/_boundary_first.ts";
+import { boundaryFirst, wordBoundaryFirst } from "../lib/redact/_boundary_first.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
 
 Deno.test({
@@ -102,3 +102,40 @@ function unGathered(source: string): string {
     "|",
   );
 }
+
+Deno.test({
+  name:
+    "wordBoundaryFirst() puts \\b before a lookbehind no word character passes, when every match starts with one",
+  permissions: "none",
+  fn() {
+    assert.equal(
+      wordBoundaryFirst("(?<![\\w-])(?:ghp|gho)_[A-Za-z0-9]{36}"),
+      "\\b(?<![\\w-])(?:ghp|gho)_[A-Za-z0-9]{36}",
+    );
+    // A match may start with `-`, `\.` or a class; the lookbehind lets `_` pass; two alternatives.
+    for (
+      const source of [
+        "(?<![\\w-])-p\\S+",
+        "(?<![\\w-])(?:ab|\\.c)",
+        "(?<![\\w-])[sr]k_x",
+        "(?<![A-Za-z0-9])AKIA",
+        "(?<![\\w-])ab|cd",
+        "(?<![^\\w])ab",
+      ]
+    ) {
+      assert.equal(wordBoundaryFirst(source), source, source);
+    }
+  },
+});
+
+Deno.test({
+  name: "wordBoundaryFirst() changes no match on text where a token follows every character",
+  permissions: "none",
+  fn() {
+    const source = "(?<![\\w-])(?:ghp|sk)_[A-Za-z0-9]{8}(?![\\w-])";
+    const text = [..."a-_.:/ \n9Z@"].map((c) => `${c}ghp_Ab3Cd4Ef ${c}sk_Zz9Yy8Xx`).join("");
+    const find = (s: string) => [...text.matchAll(new RegExp(s, "g"))].map((m) => m.index);
+    assert.deepEqual(find(wordBoundaryFirst(source)), find(source));
+    assert.ok(find(source).length > 0);
+  },
+});

@@ -45,6 +45,28 @@ export function boundaryFirst(source: string, ignoreCase = false): string {
 }
 
 /**
+ * `source` with `\b` in front when it opens with a lookbehind that no word
+ * character may precede (`(?<![\w-])`, `(?<![\w.-])`) and every match
+ * starts with a word character: the boundary then holds wherever the
+ * lookbehind does, and V8 checks it far faster than it runs a lookbehind at
+ * every offset (a token rule's pass over the prefix mix: 3.5 → 1.8 ms/MiB).
+ * Else `source` unchanged.
+ *
+ * @example
+ * ```ts
+ * wordBoundaryFirst("(?<![\\w-])ghp_[A-Za-z0-9]{36}"); // "\\b(?<![\\w-])ghp_…"
+ * wordBoundaryFirst("(?<![\\w-])-p\\S+"); // unchanged: `-` is no word character
+ * ```
+ */
+export function wordBoundaryFirst(source: string): string {
+  const lookbehind = /^\(\?<!\[(?!\^)[^\]]*\\w[^\]]*\]\)/.exec(source);
+  if (lookbehind === null || topLevelAlternatives(source).length !== 1) return source;
+  const heads = starts(source.slice(lookbehind[0].length), 1);
+  if (heads === undefined || !heads.every((head) => /^\w$/.test(head))) return source;
+  return `\\b${source}`;
+}
+
+/**
  * Each character of `source` from `from` on that shapes the pattern (`(`,
  * `)`, `|`), outside escapes and character classes, with its offset.
  */

@@ -434,7 +434,11 @@ export const vendorNamed: Rule = {
   precheck: (facts) => anyVendor().test(facts.lower),
   pattern: () =>
     new RegExp(
-      `(?<vendor>${BY_LENGTH.join("|")})(?:(?<rest>[\\w.-]{0,40})${ASSIGN}|${SAID})${VALUE}`,
+      // A vendor word starts a word or a camelCase hump (what `vendorIsWordPart` asks too): the
+      // other offsets never try the 245 words.
+      `(?-i:(?<![A-Za-z])|(?<=[a-z])(?=[A-Z]))(?<vendor>${
+        BY_LENGTH.join("|")
+      })(?:(?<rest>[\\w.-]{0,40})${ASSIGN}|${SAID})${VALUE}`,
       "dgi",
     ),
   secretGroup: "secret",
