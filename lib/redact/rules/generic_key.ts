@@ -829,6 +829,69 @@ export const secretSetInProse: Rule = {
   ],
 };
 
+/** The words of `secret_with_symbols`' names, in lowercase, capitalised and capitals. */
+const SYMBOL_KEY_WORDS = ["secret", "key", "token", "psk"]
+  .flatMap((word) => [word, word[0]!.toUpperCase() + word.slice(1), word.toUpperCase()])
+  .join("|");
+
+let symbolAssignment: RegExp | undefined;
+
+/** Whether a name holding secret, key, token or psk is assigned a bare value with a symbol. */
+function mayAssignSymbols(lower: string): boolean {
+  symbolAssignment ??=
+    /(?:secret|key|token|psk)[\w.-]{0,20}[ \t]{0,4}[:=][ \t]{0,4}[^\s"'\\`,;&?<>(){}[\]$]{0,127}[!@#%^*]/;
+  return symbolAssignment.test(lower);
+}
+
+/**
+ * A bare value with symbols, as a person types a shared secret, under a
+ * name that says secret: RouterOS's `/ip ipsec identity add … secret=Ix9#…`,
+ * `psk: Wq8!…`, `client_secret=Kd3@…`. The characters `generic_api_key`
+ * takes stop at the first symbol; a password's name is the password rules'.
+ */
+export const secretWithSymbols: Rule = {
+  id: "secret_with_symbols",
+  description:
+    "Bare secret with symbols, typed like a password, under a name that says secret, key, token or psk (RouterOS secret=…)",
+  placeholder: "<SECRET>",
+  keywords: ["secret", "key", "token", "psk"],
+  precheck: (facts) => mayAssignSymbols(facts.lower),
+  pattern: () =>
+    // Starts at the word (a literal) and looks back for the name's head, as `generic_api_key`.
+    // Its words in three cases rather than the `i` flag, as `generic_api_key_quoted`'s.
+    new RegExp(
+      `(?:${SYMBOL_KEY_WORDS})(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}(?:${SYMBOL_KEY_WORDS})))` +
+        "(?<name>[\\w.-]{0,20})[ \\t]{0,4}(?:=|:[ \\t]{0,4})" +
+        "(?<secret>[^\\s\"'\\\\`,;&?<>(){}[\\]$]{8,128})(?=[\\s,;]|$)",
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 395,
+  validators: [
+    nameSaysSecret,
+    notPlaceholder,
+    function typedWithSymbols(c) {
+      const v = c.secret;
+      if (!/[!@#%^*]/.test(v)) return "no symbol: generic_api_key's";
+      if (!/\d/.test(v) || !/[a-z]/.test(v) || !/[A-Z]/.test(v)) {
+        return "without a digit and both cases";
+      }
+      return passwordShapeProblem(v);
+    },
+    minEntropy(3),
+  ],
+  allowlist: [],
+  truePositives: [
+    "/ip ipsec identity add peer=hq auth-method=pre-shared-key secret=Ix9#Lq3-Wm7v",
+    "oauth:\n  client_secret: Kd3@Lm8!Vq2x",
+  ],
+  falsePositives: [
+    // A URL's fragment, a shell expansion, a word with a symbol.
+    "api_key=abc123#section token=${TOKEN_2024} secret=Hello-World!",
+    "cache_key: user:42@shard#3",
+  ],
+};
+
 /**
  * A configuration line that is a name, blanks and a key, with no operator:
  * Fluent Bit's `apikey  cfb0…`, `HTTP_Passwd …`'s neighbours, Squid's and

@@ -29,6 +29,7 @@ import {
   genericKeySaid,
   genericKeyTable,
   secretSetInProse,
+  secretWithSymbols,
   sqlAliasSecret,
 } from "./generic_key.ts";
 import { github } from "./github.ts";
@@ -115,6 +116,7 @@ export const RULES: readonly Rule[] = [
   genericKeyTable,
   genericKeyDotLeader,
   configLineSecret,
+  secretWithSymbols,
   secretSetInProse,
   commandKeyArgument,
   clientKeyArgument,

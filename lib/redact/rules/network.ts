@@ -41,10 +41,16 @@ function fortiContext(c: Candidate): string | undefined {
 export const networkDeviceSecret: Rule = {
   id: "network_device_secret",
   description:
-    "Network device secret in clear or type 7 (Cisco IOS/ASA username/enable password, key-string, pre-shared-key, isakmp/tacacs/radius key; FortiGate set psksecret/password; WLC set-key; HAProxy insecure-password)",
+    "Network device secret in clear or type 7 (Cisco IOS/ASA username/enable password, key-string, pre-shared-key, isakmp/tacacs/radius key; FortiGate set psksecret/password; WLC set-key; Junos plain-text-password-value, authentication-key; PAN-OS radius secret; OpenWrt option key; HAProxy insecure-password)",
   placeholder: "<PASSWORD>",
   keywords: [
     "password",
+    "authentication-key",
+    "ascii-text",
+    "wpa-passphrase",
+    "radius-server",
+    "option key",
+    "option psk",
     "secret 0",
     "server",
     "psk=",
@@ -79,13 +85,21 @@ export const networkDeviceSecret: Rule = {
           `|\\bcache_peer\\b[^\\n]{0,300}?\\blogin=[^:\\s]{1,64}:${WORD}` +
           // Keys: `key-string …`, `ikev1 pre-shared-key …`, `crypto isakmp key … address`, AAA servers' keys.
           "|\\b(?:key-string|pre-shared-key|message-digest-key[ \\t]+\\d{1,3}[ \\t]+md5|crypto[ \\t]+isakmp[ \\t]+key|(?:tacacs|radius)-server[ \\t]+key)" +
-          `(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])${WORD}` +
+          `(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])(?!ascii-text[ \\t]|[\\w-]{1,40}=)${WORD}` +
           // FortiGate: `set psksecret …`, `set passwd …`; `set password …` in a FortiOS config, not `ENC …`.
           `|\\bset[ \\t]+(?:psksecret|passwd|(?<forti>password|auth-password|priv-password))[ \\t]+(?!ENC[ \\t])${QUOTED_OR_WORD}` +
           // Cisco's wireless controller: `wpa akm psk set-key ascii …`.
           `|\\bset-key[ \\t]+(?:ascii|hex)[ \\t]+${WORD}` +
           // VyOS/EdgeOS: `authentication pre-shared-secret '…'`, `plaintext-password '…'`.
           `|\\b(?:pre-shared-secret|plaintext-password)[ \\t]+${QUOTED_OR_WORD}` +
+          // Junos: `plain-text-password-value …`, an IKE policy's `pre-shared-key ascii-text "…"`, a BGP
+          // or OSPF `authentication-key "…"` (Cisco's NTP: `ntp authentication-key 1 md5 …`).
+          `|\\b(?:plain-text-password-value|pre-shared-key[ \\t]+ascii-text|authentication-key(?![ \\t]+\\d{1,5}[ \\t]))[ \\t]+${QUOTED_OR_WORD}` +
+          `|\\bauthentication-key[ \\t]+\\d{1,5}[ \\t]+md5(?:[ \\t]+[07](?=[ \\t]))?[ \\t]+${QUOTED_OR_WORD}` +
+          // PAN-OS: `set deviceconfig system radius-server secret …`; Aruba: `wpa-passphrase …`.
+          `|\\b(?:radius-server[ \\t]+secret|wpa-passphrase)[ \\t]+${QUOTED_OR_WORD}` +
+          // OpenWrt's UCI: a Wi-Fi's `option key '…'`, a PPPoE `option password '…'`.
+          `|\\boption[ \\t]+(?:key|password|psk)[ \\t]+${QUOTED_OR_WORD}` +
           // Huawei VRP: `local-user admin password cipher %^%#…` (reversible) or `simple …`.
           `|\\bpassword[ \\t]+(?:cipher|simple)[ \\t]+${WORD}` +
           // Cisco: `ppp chap password [0] …`, an access point's `wpa-psk ascii [0] …`.
@@ -128,6 +142,14 @@ export const networkDeviceSecret: Rule = {
     " ppp chap password 0 Vq8Rt3Lm9x",
     " wpa-psk ascii 0 Vq8Rt3Lm9xKw7",
     "/interface wireless security-profiles set [ find default=yes ] wpa2-pre-shared-key=Vq8Rt3Lm9xKw7",
+    "set system login user ops authentication plain-text-password-value Jn6!Wq2-Lk8v",
+    'set protocols bgp group ISP neighbor 198.51.100.1 authentication-key "Bg4!Kq9-Lz3m"',
+    'set security ike policy ike-pol pre-shared-key ascii-text "Jk7!Tq3-Lm9z"',
+    "ntp authentication-key 1 md5 Nt8!Kq3-Lw2m",
+    "ntp authentication-key 2 md5 7 0822455D0A16",
+    "set deviceconfig system radius-server secret Pa7#Lm3-Qv9k",
+    'wlan ssid-profile "Corp"\n essid "AnPhat-Corp"\n wpa-passphrase Wl8!Tq3-Lm6k',
+    "config wifi-iface 'default_radio0'\n\toption ssid 'Home'\n\toption encryption 'psk2'\n\toption key 'Op3#Lq9-Wm2v'",
   ],
   falsePositives: [
     // Prose about an account.
@@ -139,6 +161,7 @@ export const networkDeviceSecret: Rule = {
     "user viewer password $6$VcDEv2pK.42P.UEt$VQv.ENqrd",
     // Prose.
     "the enable password is stored as type 7, which is reversible",
+    "option key '$WIFI_KEY'",
   ],
 };
 

@@ -371,7 +371,7 @@ function flagValue(bare: string): string {
 
 /** Commands whose `-p VALUE` (with a blank) is a password; `redis-cli` takes it as `-a`. */
 const SPACED_PASSWORD_COMMANDS =
-  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh|racadm|security|evil-winrm|crackmapexec|cme|nxc|netexec|hydra|smbmap)\b/;
+  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh|racadm|security|evil-winrm|crackmapexec|cme|nxc|netexec|hydra|smbmap|pcs)\b/;
 
 /**
  * The commands whose other flags take a password after a blank: macOS's
@@ -503,6 +503,7 @@ export const passwordFlagAttached: Rule = {
     "twine upload -u __token__ -p Hs5Jd1Fg0Au4Ei6Oc9Qw2Zx7 dist/*",
     "docker login -u ci -p 'Hs5Jd1Fg0Au4' registry.acme.io",
     "redis-cli -h cache.internal -a 'fR35_J^UY0fJmvzW' INFO keyspace",
+    "pcs cluster auth node1 node2 -u hacluster -p Hc8!Kq3-Lm4v",
     "mysqldump --password 'a very long pass phrase with spaces 123' shop",
     'dsadd user "CN=Svc Backup,OU=Service,DC=corp,DC=lan" -samid svc_backup -pwd Bk7#Lq2-Wm8v',
     "plink -ssh ops@10.0.0.7 -pw Hx4!rTz9q uptime",
@@ -1224,7 +1225,9 @@ function mayRunPasswordCommand(lower: string): boolean {
         /secrets? (?:put|set)|env add/.test(lower))) ||
     lower.includes("jdbc:oracle") || lower.includes("drone") ||
     lower.includes("lftp") || lower.includes("http-basic") || lower.includes("pulumi") ||
-    lower.includes("ldappasswd") || lower.includes("ipmitool") || lower.includes("doveadm");
+    lower.includes("ldappasswd") || lower.includes("ipmitool") || lower.includes("doveadm") ||
+    lower.includes("keystore") ||
+    (/\bhttps? /.test(lower) && (lower.includes(" -a ") || lower.includes("--auth")));
 }
 
 /** A shell word: quoted, or bare up to a blank. */
@@ -1246,6 +1249,9 @@ export const passwordCommand: Rule = {
   keywords: [
     "doveadm",
     "schtasks",
+    "keystore",
+    " -a ",
+    "--auth",
     "htpasswd",
     "net use",
     "net user",
@@ -1277,14 +1283,15 @@ export const passwordCommand: Rule = {
       boundaryFirst(
         // Flags, `-C 12` (bcrypt's cost) with its number.
         `\\bhtpasswd[ \\t]+(?<flags>(?:-[A-Za-z]{1,6}(?:[ \\t]+\\d{1,3})?[ \\t]+){1,6})` +
-          `[^\\s-]\\S{0,1000}[ \\t]+[^\\s-]\\S{0,200}[ \\t]+${SHELL_WORD}` +
+          // `-n` prints the line instead of writing a file: no file before the user.
+          `(?:[^\\s-]\\S{0,1000}[ \\t]+)?[^\\s-]\\S{0,200}[ \\t]+${SHELL_WORD}` +
           `|\\bnet[ \\t]+use[ \\t]+(?:[A-Za-z]:[ \\t]+)?\\\\\\\\\\S{1,1000}[ \\t]+(?:/user:\\S{1,200}[ \\t]+)?(?<net>${SHELL_WORD})` +
           `|\\bexpect[ \\t]+(?:-\\w{1,10}[ \\t]+)?"[^"\\n]{0,80}(?:assword|passphrase)[^"\\n]{0,40}"[ \\t]*\\r?\\n[ \\t]*` +
           `send[ \\t]+(?:--[ \\t]+)?"(?<quoted>(?<secret>[^"\\n\\\\]{1,4096}))(?:\\\\[rn])?"` +
           // Piped to a login that reads it: `sudo -S`, `--password-stdin`, `gh auth login --with-token`, `az devops login`.
-          `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|kinit\\b|passwd[ \\t]+--stdin|smbpasswd[ \\t]+-s|[^\\n|]{0,200}(?:--password-stdin|--with-token|devops[ \\t]+login|secret[ \\t]+put|env[ \\t]+add|secret[ \\t]+set|secrets[ \\t]+set))` +
+          `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|(?:sudo[ \\t]+)?(?:kinit\\b|passwd[ \\t]+--stdin|smbpasswd[ \\t]+-s)|[^\\n|]{0,200}(?:--password-stdin|--with-token|devops[ \\t]+login|secret[ \\t]+put|env[ \\t]+add|secret[ \\t]+set|secrets[ \\t]+set|keystore[ \\t]+add\\b))` +
           // Starts at the here-string and looks back for the command: `sudo` is in many commands.
-          `|<<<(?<=(?:--password-stdin|\\bsudo[ \\t]+-S\\b|\\bsecrets?[ \\t]+(?:put|set)\\b)[^\\n<]{0,200}<<<)[ \\t]*${SHELL_WORD}` +
+          `|<<<(?<=(?:--password-stdin|\\bsudo[ \\t]+-S\\b|\\bsecrets?[ \\t]+(?:put|set)\\b|\\bkeystore[ \\t]+add\\b)[^\\n<]{0,200}<<<)[ \\t]*${SHELL_WORD}` +
           `|\\bnet[ \\t]+user[ \\t]+[^\\s/]\\S{0,100}[ \\t]+(?<net>${SHELL_WORD})(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|$))` +
           // `ldappasswd … -s NEW`, `ipmitool user set password ID NEW`.
           `|\\bldappasswd\\b[^\\n|;&]{0,300}?[ \\t]-s[ \\t]+${SHELL_WORD}` +
@@ -1295,6 +1302,8 @@ export const passwordCommand: Rule = {
           `|\\bcmdkey(?:[ \\t]{1,8}/(?!pass:)[A-Za-z]{1,12}(?::\\S{1,200})?){0,4}[ \\t]{1,8}/pass:${SHELL_WORD}` +
           `|\\bopenssl[ \\t]+passwd[ \\t]+(?:-(?:1|5|6|apr1|crypt|aixmd5)[ \\t]+|-salt[ \\t]+\\S{1,64}[ \\t]+){0,3}${SHELL_WORD}` +
           `|\\brabbitmqctl[ \\t]+(?:add_user|change_password)[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
+          // HTTPie's `http -a user:PASSWORD …`, `--auth=user:PASSWORD`.
+          `|\\bhttps?[ \\t](?:[^\\n|;&]{0,200}?[ \\t])?(?:-a|--auth)(?:=|[ \\t]+)['"]?[^\\s:'"]{1,100}:${SHELL_WORD}` +
           // `schtasks /Create … /RU user /RP PASSWORD`, `/U user /P PASSWORD`.
           `|\\bschtasks\\b[^\\n|&]{0,300}?[ \\t]/R?P[ \\t]+${SHELL_WORD}` +
           // Dovecot's `doveadm auth test USER PASSWORD`.
@@ -1338,6 +1347,10 @@ export const passwordCommand: Rule = {
     "flyway.url=jdbc:oracle:thin:FLYWAY_OWNER/yVq4VIco#B1sNi@db-ora-03.corp.local:1521/ORCLPDB1",
     'echo "pq2w32nnzrjyqbyp8rqj6grwddzz2a3hr4ljnqdfdsjcawacif5v" | az devops login --organization https://dev.azure.com/acme',
     "htpasswd -bc /etc/nginx/.htpasswd admin Vq8-Rt3-Lm9",
+    "htpasswd -nb admin 'Ht7#Lq2-Wm5v'",
+    "http -a reporting:Q94i7nDdiCOjg! GET https://metrics.corp.lan/api/v1/query",
+    'echo -e "Sm3!Kq7-Lz8w\\nSm3!Kq7-Lz8w" | sudo smbpasswd -s -a nhanvien',
+    'bin/elasticsearch-keystore add bootstrap.password <<< "Es5#Lq2-Wm9k"',
     "sudo htpasswd -b -B -C 12 -c /etc/nginx/.htpasswd grafana Vq8-Rt3-Lm9",
     "sudo -S apt-get install -y nginx <<< 'Vq8-Rt3-Lm9'",
     "net use Z: \\\\nas\\share /user:CORP\\ops Wk4!Lp9Tz",
@@ -1500,9 +1513,14 @@ export const passwordToolFlag: Rule = {
   ],
 };
 
+/** A Redis ACL rule's user and rules, up to its `>password`. */
+const ACL_RULE = "[ \\t]+\\S{1,100}(?:[ \\t]+[^\\s>]\\S{0,200}){0,20}?[ \\t]+>" +
+  `(?<secret>[^\\s"'\\\\]{1,4096})`;
+
 /** What a `config_line_password` line needs first. */
 function mayHoldConfigLinePassword(lower: string): boolean {
   return lower.includes("passwd") || lower.includes("pwd") || lower.includes("bindpw") ||
+    lower.includes("_pass ") || lower.includes("auth-pass") ||
     lower.includes("rootpw") || lower.includes("authtok") || lower.includes("setuser") ||
     (lower.includes("user ") && lower.includes(">"));
 }
@@ -1512,27 +1530,41 @@ function mayHoldConfigLinePassword(lower: string): boolean {
  * with no `=` or `:` between: nslcd's and pam_ldap's `bindpw`, slapd's and a
  * kickstart's `rootpw`, Fluent Bit's `HTTP_Passwd`, sssd's
  * `ldap_default_authtok`, Redis ACL rules (`user app on >PASSWORD`, `ACL
- * SETUSER app on >PASSWORD`). Each starts at a line's start (also one inside
- * a JSON string), so the pattern visits only line breaks.
+ * SETUSER app on >PASSWORD`). Each but `SETUSER` starts at a line's start
+ * (also one inside a JSON string), so the pattern visits few offsets.
  */
 export const configLinePassword: Rule = {
   id: "config_line_password",
   description:
-    "Password on a configuration line with no operator: bindpw, rootpw, HTTP_Passwd, sssd's ldap_default_authtok, Redis ACL >password",
+    "Password on a configuration line with no operator: bindpw, rootpw, HTTP_Passwd, auth_pass, sentinel auth-pass, sssd's ldap_default_authtok, Redis ACL >password",
   placeholder: "<PASSWORD>",
-  keywords: ["passwd", "pwd", "bindpw", "rootpw", "authtok", "setuser", "user "],
+  keywords: [
+    "passwd",
+    "pwd",
+    "bindpw",
+    "rootpw",
+    "_pass ",
+    "auth-pass",
+    "authtok",
+    "setuser",
+    "user ",
+  ],
   precheck: (facts) => mayHoldConfigLinePassword(facts.lower),
   pattern: () =>
     new RegExp(
       "(?:^|\\n|\\\\n)[ \\t]{0,8}(?:" +
         // `HTTP_Passwd VALUE`, `Passwd VALUE`, `bindpw VALUE`, `rootpw [--plaintext] VALUE`.
-        "(?:[\\w.-]{0,30}[_.-])?(?:[Pp]asswd|PASSWD|[Pp]wd|PWD|(?:bind|root)pw)[ \\t]+(?:--plaintext[ \\t]+)?" +
+        // keepalived's `auth_pass VALUE`: a bare `pass` needs a part before it (Python's `pass`).
+        "(?:(?:[\\w.-]{0,30}[_.-])?(?:[Pp]asswd|PASSWD|[Pp]wd|PWD|(?:bind|root)pw)|[\\w.-]{0,30}[_.-](?:[Pp]ass|PASS)" +
+        // Redis Sentinel's `sentinel auth-pass MASTER VALUE`.
+        "|sentinel[ \\t]+auth-pass[ \\t]+\\S{1,100})[ \\t]+(?:--plaintext[ \\t]+)?" +
         `(?<secret>[^\\s"'\\\\-][^\\s"'\\\\]{0,4095})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
         // sssd: its `ldap_default_authtok_type` says password.
         `|ldap_default_authtok[ \\t]*=[ \\t]*(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
-        // A Redis ACL file's user, or `ACL SETUSER` after a prompt or a command.
-        "|(?:user|(?:[^\\n]{0,200}?[ \\t])?(?:ACL|acl)[ \\t]+(?:SETUSER|setuser))[ \\t]+\\S{1,100}" +
-        `(?:[ \\t]+[^\\s>]\\S{0,200}){0,20}?[ \\t]+>(?<secret>[^\\s"'\\\\]{1,4096}))`,
+        // A Redis ACL file's user.
+        `|user${ACL_RULE})` +
+        // `ACL SETUSER` after a prompt or a command, wherever it stands on its line.
+        `|(?:SETUSER|setuser)${ACL_RULE}`,
       "dg",
     ),
   secretGroup: "secret",
@@ -1550,6 +1582,8 @@ export const configLinePassword: Rule = {
     "ldap_default_authtok_type = password\nldap_default_authtok = Qv7^Lm2!Rx9t",
     "binddn cn=proxy,dc=corp,dc=lan\nbindpw Cobalt_owl7731!",
     "rootpw --plaintext Lx8#Qv2-Tm5w",
+    "vrrp_instance VI_1 {\n    authentication {\n        auth_type PASS\n        auth_pass Kv7#Lq3\n    }\n}",
+    "sentinel auth-pass mymaster Sn6!Lq2-Wm8v",
     "$ redis-cli ACL SETUSER svc_cache on >Ku8#pLm2Vx9qR ~cache:* +@read",
     "user default off\nuser app on >Vb3-Nm8!Qw2e ~app:* +get +set",
     '{"content": "uri ldap://10.0.0.5/\\nbindpw Cobalt_owl7731!\\n"}',
@@ -1558,6 +1592,79 @@ export const configLinePassword: Rule = {
     "rootpw --iscrypted $6$rounds=5000$Xq8$Lm2Vx7Wp3RtYn6Bc1Hd5Js0Gt2\nuser worker on #9f86d081884c7d659a2feaa0c55ad015 ~jobs:* +@all",
     "PWD /home/dev/app\nOLDPWD /home/dev\nbindpw ${LDAP_BIND_PW}",
     "user alice on nopass ~* &* +@all",
+    "def close(self):\n    pass\nfor x in xs:\n    pass  #noqa",
+  ],
+};
+
+/** Which password files a text names: the alternatives of `password_file_line` each need theirs. */
+const passwordFilesNamed = perText((text) => {
+  const lower = text.toLowerCase();
+  return {
+    colonLines: lower.includes("chpasswd") || lower.includes("rsyncd.secrets") ||
+      lower.includes("secrets file"),
+    chapLines: lower.includes("chap-secrets") || lower.includes("pap-secrets"),
+    quotedPairs: lower.includes("userlist") || lower.includes("pgbouncer"),
+  };
+});
+
+/**
+ * The lines of a file that holds passwords in clear, where the text names
+ * the file: rsync's `secrets file` and cloud-init's `chpasswd` list
+ * (`user:password`), pppd's `chap-secrets` (`client server secret [IPs]`),
+ * PgBouncer's `userlist.txt` (`"user" "password"`).
+ */
+export const passwordFileLine: Rule = {
+  id: "password_file_line",
+  description:
+    "Password on a line of a file that holds them in clear, the file named: rsyncd.secrets and cloud-init chpasswd (user:password), chap-secrets, PgBouncer userlist.txt",
+  placeholder: "<PASSWORD>",
+  keywords: [
+    "chpasswd",
+    "rsyncd.secrets",
+    "secrets file",
+    "chap-secrets",
+    "pap-secrets",
+    "userlist",
+  ],
+  pattern: () =>
+    new RegExp(
+      "(?:^|\\n)[ \\t]{0,16}(?:" +
+        `(?<colon>[\\w.@-]{1,64}):(?<secret>[^\\s:"']{4,128})(?=[ \\t]*(?:\\r?\\n|$))` +
+        // pppd's server column: `*` or a quoted or daemon's name; other lines fail at it.
+        `|(?<chap>"[^"\\n]{1,64}"|[^\\s#"]{1,64})[ \\t]+(?:\\*|"[^"\\n]{1,64}"|x?l2tpd|pptpd|pppoe)[ \\t]+` +
+        `(?:"(?<secret>[^"\\n]{1,128})"|(?<secret>[^\\s"]{1,128}))(?=[ \\t]|\\r?\\n|$)` +
+        `|(?<pair>"[^"\\n]{1,64}")[ \\t]+"(?<secret>[^"\\n]{1,128})"(?=[ \\t]*(?:\\r?\\n|$)))`,
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 445,
+  validators: [
+    function fileNamed(c) {
+      const named = passwordFilesNamed(c.text);
+      if (c.groups["colon"] !== undefined) {
+        return named.colonLines ? undefined : "no such file named";
+      }
+      if (c.groups["chap"] !== undefined) return named.chapLines ? undefined : "no such file named";
+      return named.quotedPairs ? undefined : "no such file named";
+    },
+    notPlaceholder,
+    function notAHash(c) {
+      // PgBouncer's `md5…` and SCRAM verifiers, cloud-init's `RANDOM`.
+      return /^(?:md5[0-9a-f]{32}|SCRAM-SHA-256\$.*|RANDOM)$/.test(c.secret) ? "a hash" : undefined;
+    },
+    (c) => passwordShapeProblem(c.secret),
+  ],
+  allowlist: [],
+  truePositives: [
+    "#cloud-config\nchpasswd:\n  list: |\n    ubuntu:Cl7!Kq3-Lw9z\n    ops:Op2#Tq8-Lm5v\n  expire: false",
+    "# /etc/rsyncd.secrets\nbackup:Rs6!Kq3-Lm8z",
+    "# /etc/ppp/chap-secrets\n# client\tserver\tsecret\t\tIP addresses\nfpt_hcm_123\t*\tCh9#Lq2-Wm4v\t*",
+    '# /etc/pgbouncer/userlist.txt\n"app" "Pg4#Kq8-Lz3m"\n"stats" "md5a3556571e93b0d20722ba62be61e8c2d"',
+  ],
+  falsePositives: [
+    "chpasswd:\n  list: |\n    ubuntu:RANDOM\n  expire: true\nruncmd:\n  - echo done",
+    "sudo nano /etc/ppp/chap-secrets && systemctl restart pppd@dsl",
+    'userlist:\n  - name: alice\n    role: admin\n"alice" "SCRAM-SHA-256$4096:abc$def:ghi"',
   ],
 };
 
@@ -1856,6 +1963,7 @@ export const password: Rule[] = [
   passwordMarkup,
   passwordToolFlag,
   configLinePassword,
+  passwordFileLine,
   passwordPhraseLine,
   passwordDslLine,
   terraformRandomPassword,

@@ -57,8 +57,9 @@ export const urlPassword: Rule = {
     // A `#` belongs to the password when an `@` follows: people paste them unencoded. The host
     // may be empty (Airflow's `snowflake://user:pw@/db?account=…`).
     // An `@` may stand in the password too, pasted unencoded: the userinfo ends at the
-    // last `@` before the host (at most two inside the password).
-    /(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"][^\s@/?'"]{0,4095}(?:@[^\s@/?'"]{1,4095}){1,2}(?=@[\w.[-][\w.-]*(?::\d{1,5})?(?:[/?#"'\s,;)]|$))|[^\s@/?#'"][^\s@/?'"]{0,4095}(?=@[\w.[/-]))@/dg,
+    // last `@` before the host (at most two inside the password). A `?` may end it, right
+    // before the `@`: in a query it would stand before a `=`.
+    /(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"][^\s@/?'"]{0,4095}(?:@[^\s@/?'"]{1,4095}){1,2}(?=@[\w.[-][\w.-]*(?::\d{1,5})?(?:[/?#"'\s,;)]|$))|[^\s@/?#'"][^\s@/?'"]{0,4095}\??(?=@[\w.[/-]))@/dg,
   secretGroup: "secret",
   priority: 550,
   validators: [notPlaceholder, notDefault],
@@ -66,6 +67,7 @@ export const urlPassword: Rule = {
   truePositives: [
     'POSTGRES_URL="postgres://default:bN@&TPn%AQIyaQH1gZUG@ep-cold-sun-a1b2c3d4-pooler.aws.neon.tech/verceldb"',
     "DATABASE_URL=postgres://app:Xk9-vL2qTm@db.internal:5432/app",
+    "DSN used: postgresql+psycopg2://worker:Lantern_Saigon6168?@10.0.12.5:5432/jobs",
     "redis://:Pz4mQ8wLr2@10.1.2.3:6379/0",
     // Airflow's connection URI for a service named by its query: no host.
     "AIRFLOW_CONN_SNOWFLAKE_DWH: 'snowflake://ETL_LOADER:IZgfMkuBhY3Ono%2F@/ANALYTICS?account=xy41873'",
