@@ -75,6 +75,7 @@ const HELD_OUT = [
   "heldout_sessions29_sealed.jsonl",
   "heldout_sessions30_sealed.jsonl",
   "heldout_sessions31_sealed.jsonl",
+  "heldout_sessions32_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -108,6 +109,7 @@ const HELD_OUT = [
   "heldout_sessions29_probe.jsonl",
   "heldout_sessions30_probe.jsonl",
   "heldout_sessions31_probe.jsonl",
+  "heldout_sessions32_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
