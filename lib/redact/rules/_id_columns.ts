@@ -62,9 +62,7 @@ export const CITIZEN_ID_COLUMN: IdColumnKind = idColumnKind(
  * a column (and a template's `password: {{ … }}` holds neither).
  */
 export const PASSWORD_COLUMN: IdColumnKind = idColumnKind(
-  // Also a secret's, a token's or an API key's column (`| Service | User | Secret |`), not its id's
-  // or name's, nor a variable's name in a cell (`API_KEY`).
-  /passw|passphrase|mật[ _]?khẩu|mat[ _]?khau|(?<![a-z])(?:pwd|pw|pass)(?![a-z])|contraseña|senha|passwort|kennwort|mot[ _]de[ _]passe|パスワード|(?<![a-z_])(?:secret|token|api[ -]?key|access[ -]?key|credential)s?(?![a-z_]|[ -]?(?:id|name|type|count|url|path|file|expir))/i,
+  /passw|passphrase|mật[ _]?khẩu|mat[ _]?khau|(?<![a-z])(?:pwd|pw|pass)(?![a-z])|contraseña|senha|passwort|kennwort|mot[ _]de[ _]passe|パスワード/i,
   false,
 );
 

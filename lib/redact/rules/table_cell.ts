@@ -17,8 +17,7 @@ import { idColumnPlace, PASSWORD_COLUMN } from "./_id_columns.ts";
 /** A cell of a pipe table under a header that names a password column. */
 export const passwordTableCell: Rule = {
   id: "password_table_cell",
-  description:
-    "Password or secret in a cell of a pipe table's password, secret, token or API key column (Markdown, ASCII tables)",
+  description: "Password in a cell of a pipe table's password column (Markdown, ASCII tables)",
   placeholder: "<PASSWORD>",
   keywords: [
     "pass",
@@ -29,10 +28,6 @@ export const passwordTableCell: Rule = {
     "senha",
     "kennwort",
     "パスワード",
-    "secret",
-    "token",
-    "key",
-    "credential",
   ],
   // Pipes, and a name of a password column somewhere: the column map is built only then.
   precheck: (facts) => facts.text.includes("|") && PASSWORD_COLUMN.name.test(facts.text),
@@ -53,13 +48,11 @@ export const passwordTableCell: Rule = {
   ],
   allowlist: [],
   truePositives: [
-    "| Service | User | Secret |\n|---|---|---|\n| RabbitMQ | `orders` | `rGmC8DCuvu1zTr9twarf` |\n| Datadog | – | `f5570bbade3c19be7b2f2934f8735fd3` |",
     "| Môi trường | Host | User | Mật khẩu |\n|---|---|---|---|\n| staging | pg-stg.noibo.local | app_stg | `syI6jF!yfupWWc` |\n| prod (RO) | pg-prod-ro | readonly | `!!R!a2B39xPPXkgn` |",
   ],
   falsePositives: [
     "| Môi trường | Host | User | Mật khẩu |\n|---|---|---|---|\n| prod (RW) | pg-prod | — | hỏi chị Hạnh |\n| dev | pg-dev | dev | ${DEV_PG_PASSWORD} |",
     "| service | port | note |\n|---|---|---|\n| api | 8080 | Kq7-Zr2-Vn9 rotated |",
-    "| Secret name | Token type | Key id |\n|---|---|---|\n| prod/db-Kq7x2 | bearer | 3dc26e33-dd75-4a47-8935-74ae5cc330ac |",
     // A template's pipes.
     "  password: {{ .Values.auth.password | b64enc | quote }}",
   ],
