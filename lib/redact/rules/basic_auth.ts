@@ -6,7 +6,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { isBase64, notPlaceholder } from "../_validators.ts";
+import { isBase64 } from "../_validators.ts";
 
 function decodesToUserPass(c: Candidate): string | undefined {
   if (!isBase64(c.secret)) return "not base64";
@@ -41,30 +41,5 @@ export const basicAuth: Rule = {
   falsePositives: [
     // "Basic" followed by an ordinary word.
     "Basic authentication is deprecated here",
-  ],
-};
-
-/**
- * Netlify's `_headers` file protects a path with `Basic-Auth: user:password
- * user2:password2`: every pair's password, in clear.
- */
-export const netlifyBasicAuth: Rule = {
-  id: "netlify_basic_auth",
-  description: "Passwords of the user:password pairs after Basic-Auth: in a Netlify _headers file",
-  placeholder: "<PASSWORD>",
-  keywords: ["basic-auth:"],
-  pattern: () =>
-    // Starts at a pair's colon and looks back for the header and the pairs before it.
-    /:(?<=\bBasic-Auth:(?:[ \t]+[^\s:]{1,100}:\S{1,200}){0,20}[ \t]+[^\s:]{1,100}:)(?<secret>\S{1,200})/dg,
-  secretGroup: "secret",
-  priority: 650,
-  validators: [notPlaceholder],
-  allowlist: [],
-  truePositives: [
-    "/*\n  X-Frame-Options: DENY\n  Basic-Auth: preview:G0Vhxi!rJYBH client-review:sV1EMIKJ3l9#",
-  ],
-  falsePositives: [
-    "  Basic-Auth: preview:${PREVIEW_PASSWORD}",
-    "Netlify's Basic-Auth: header takes user:password pairs",
   ],
 };

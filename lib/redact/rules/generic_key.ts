@@ -898,33 +898,6 @@ export const secretWithSymbols: Rule = {
 };
 
 /**
- * A configuration line that is a name, blanks and a key, with no operator:
- * Fluent Bit's `apikey  cfb0…`, `HTTP_Passwd …`'s neighbours, Squid's and
- * other daemons' directives. Starts at a line's start, so the pattern visits
- * only line breaks.
- */
-export const configLineSecret: Rule = {
-  id: "config_line_secret",
-  description:
-    "Key, secret or token on a configuration line with no operator (Fluent Bit's apikey  VALUE)",
-  placeholder: "<SECRET>",
-  keywords: ["key", "secret", "token"],
-  pattern: () =>
-    /(?:^|\n|\\n)[ \t]{0,8}(?<name>[\w.-]{0,40}(?:[Kk]ey|KEY|[Ss]ecret|SECRET|[Tt]oken|TOKEN)[\w.-]{0,20})[ \t]+(?<secret>[A-Za-z0-9_\-+/=.~]{16,200})(?=[ \t]*(?:\r?\n|\\n|$))/dg,
-  secretGroup: "secret",
-  priority: 400,
-  validators: [...NAMED_VALUE_CHECKS, longValueEntropy],
-  allowlist: PUBLISHABLE_KEYS,
-  truePositives: [
-    "[OUTPUT]\n    Name            datadog\n    Host            http-intake.logs.datadoghq.eu\n    apikey          cfb082fd3479d0cee752ca45fa27f5c1\n",
-  ],
-  falsePositives: [
-    "[OUTPUT]\n    Name  datadog\n    apikey  ${DD_API_KEY}\n    dd_source  kubernetes_cluster_01\n",
-    "Key                 Value\n---                 -----\nkey_id              3dc26e33-dd75-4a47-8935-74ae5cc330ac\nprimary_key         public\n",
-  ],
-};
-
-/**
  * A name, a leader of dots and a value, as Laravel's error page and
  * `php artisan about` list the environment: `DB_PASSWORD ..... value`.
  */

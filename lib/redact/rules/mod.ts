@@ -9,7 +9,7 @@ import type { Rule } from "../_engine.ts";
 import { anthropic } from "./anthropic.ts";
 import { aws } from "./aws.ts";
 import { azure } from "./azure.ts";
-import { basicAuth, netlifyBasicAuth } from "./basic_auth.ts";
+import { basicAuth } from "./basic_auth.ts";
 import { bearer } from "./bearer.ts";
 import { card } from "./card.ts";
 import { cccd } from "./cccd.ts";
@@ -20,7 +20,6 @@ import { namedRowSecret, passwordTableCell } from "./table_cell.ts";
 import {
   clientKeyArgument,
   commandKeyArgument,
-  configLineSecret,
   genericKey,
   genericKeyDotLeader,
   genericKeyMarkup,
@@ -91,7 +90,6 @@ export const RULES: readonly Rule[] = [
   webhookSecret,
   jwt,
   basicAuth,
-  netlifyBasicAuth,
   bearer,
   ...network,
   sessionCookie,
@@ -115,7 +113,6 @@ export const RULES: readonly Rule[] = [
   genericKeySaid,
   genericKeyTable,
   genericKeyDotLeader,
-  configLineSecret,
   secretWithSymbols,
   secretSetInProse,
   commandKeyArgument,

@@ -1596,78 +1596,6 @@ export const configLinePassword: Rule = {
   ],
 };
 
-/** Which password files a text names: the alternatives of `password_file_line` each need theirs. */
-const passwordFilesNamed = perText((text) => {
-  const lower = text.toLowerCase();
-  return {
-    colonLines: lower.includes("chpasswd") || lower.includes("rsyncd.secrets") ||
-      lower.includes("secrets file"),
-    chapLines: lower.includes("chap-secrets") || lower.includes("pap-secrets"),
-    quotedPairs: lower.includes("userlist") || lower.includes("pgbouncer"),
-  };
-});
-
-/**
- * The lines of a file that holds passwords in clear, where the text names
- * the file: rsync's `secrets file` and cloud-init's `chpasswd` list
- * (`user:password`), pppd's `chap-secrets` (`client server secret [IPs]`),
- * PgBouncer's `userlist.txt` (`"user" "password"`).
- */
-export const passwordFileLine: Rule = {
-  id: "password_file_line",
-  description:
-    "Password on a line of a file that holds them in clear, the file named: rsyncd.secrets and cloud-init chpasswd (user:password), chap-secrets, PgBouncer userlist.txt",
-  placeholder: "<PASSWORD>",
-  keywords: [
-    "chpasswd",
-    "rsyncd.secrets",
-    "secrets file",
-    "chap-secrets",
-    "pap-secrets",
-    "userlist",
-  ],
-  pattern: () =>
-    new RegExp(
-      "(?:^|\\n)[ \\t]{0,16}(?:" +
-        `(?<colon>[\\w.@-]{1,64}):(?<secret>[^\\s:"']{4,128})(?=[ \\t]*(?:\\r?\\n|$))` +
-        // pppd's server column: `*` or a quoted or daemon's name; other lines fail at it.
-        `|(?<chap>"[^"\\n]{1,64}"|[^\\s#"]{1,64})[ \\t]+(?:\\*|"[^"\\n]{1,64}"|x?l2tpd|pptpd|pppoe)[ \\t]+` +
-        `(?:"(?<secret>[^"\\n]{1,128})"|(?<secret>[^\\s"]{1,128}))(?=[ \\t]|\\r?\\n|$)` +
-        `|(?<pair>"[^"\\n]{1,64}")[ \\t]+"(?<secret>[^"\\n]{1,128})"(?=[ \\t]*(?:\\r?\\n|$)))`,
-      "dg",
-    ),
-  secretGroup: "secret",
-  priority: 445,
-  validators: [
-    function fileNamed(c) {
-      const named = passwordFilesNamed(c.text);
-      if (c.groups["colon"] !== undefined) {
-        return named.colonLines ? undefined : "no such file named";
-      }
-      if (c.groups["chap"] !== undefined) return named.chapLines ? undefined : "no such file named";
-      return named.quotedPairs ? undefined : "no such file named";
-    },
-    notPlaceholder,
-    function notAHash(c) {
-      // PgBouncer's `md5…` and SCRAM verifiers, cloud-init's `RANDOM`.
-      return /^(?:md5[0-9a-f]{32}|SCRAM-SHA-256\$.*|RANDOM)$/.test(c.secret) ? "a hash" : undefined;
-    },
-    (c) => passwordShapeProblem(c.secret),
-  ],
-  allowlist: [],
-  truePositives: [
-    "#cloud-config\nchpasswd:\n  list: |\n    ubuntu:Cl7!Kq3-Lw9z\n    ops:Op2#Tq8-Lm5v\n  expire: false",
-    "# /etc/rsyncd.secrets\nbackup:Rs6!Kq3-Lm8z",
-    "# /etc/ppp/chap-secrets\n# client\tserver\tsecret\t\tIP addresses\nfpt_hcm_123\t*\tCh9#Lq2-Wm4v\t*",
-    '# /etc/pgbouncer/userlist.txt\n"app" "Pg4#Kq8-Lz3m"\n"stats" "md5a3556571e93b0d20722ba62be61e8c2d"',
-  ],
-  falsePositives: [
-    "chpasswd:\n  list: |\n    ubuntu:RANDOM\n  expire: true\nruncmd:\n  - echo done",
-    "sudo nano /etc/ppp/chap-secrets && systemctl restart pppd@dsl",
-    'userlist:\n  - name: alice\n    role: admin\n"alice" "SCRAM-SHA-256$4096:abc$def:ghi"',
-  ],
-};
-
 /**
  * An argument of a call before the secret one: a string (its quotes maybe
  * escaped), a variable or a number, maybe on a line of its own.
@@ -1963,7 +1891,6 @@ export const password: Rule[] = [
   passwordMarkup,
   passwordToolFlag,
   configLinePassword,
-  passwordFileLine,
   passwordPhraseLine,
   passwordDslLine,
   terraformRandomPassword,
