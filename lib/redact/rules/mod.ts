@@ -28,7 +28,6 @@ import {
   genericKeySaid,
   genericKeyTable,
   secretSetInProse,
-  secretWithSymbols,
   sqlAliasSecret,
 } from "./generic_key.ts";
 import { github } from "./github.ts";
@@ -61,8 +60,6 @@ import { platforms, vaultLegacy } from "./platforms.ts";
 import { microsoft } from "./microsoft.ts";
 import { vendorNamed } from "./vendor_named.ts";
 import { kubernetesSecret } from "./kubernetes.ts";
-import { secretList } from "./secret_list.ts";
-import { headerDirectiveSecret } from "./header_directive.ts";
 
 /** Every rule the redactor runs. */
 export const RULES: readonly Rule[] = [
@@ -113,7 +110,6 @@ export const RULES: readonly Rule[] = [
   genericKeySaid,
   genericKeyTable,
   genericKeyDotLeader,
-  secretWithSymbols,
   secretSetInProse,
   commandKeyArgument,
   clientKeyArgument,
@@ -127,6 +123,4 @@ export const RULES: readonly Rule[] = [
   puttyPrivateKey,
   jwtBase64,
   kubernetesSecret,
-  secretList,
-  headerDirectiveSecret,
 ];

@@ -1513,89 +1513,6 @@ export const passwordToolFlag: Rule = {
   ],
 };
 
-/** A Redis ACL rule's user and rules, up to its `>password`. */
-const ACL_RULE = "[ \\t]+\\S{1,100}(?:[ \\t]+[^\\s>]\\S{0,200}){0,20}?[ \\t]+>" +
-  `(?<secret>[^\\s"'\\\\]{1,4096})`;
-
-/** What a `config_line_password` line needs first. */
-function mayHoldConfigLinePassword(lower: string): boolean {
-  return lower.includes("passwd") || lower.includes("pwd") || lower.includes("bindpw") ||
-    lower.includes("_pass ") || lower.includes("auth-pass") ||
-    lower.includes("rootpw") || lower.includes("authtok") || lower.includes("setuser") ||
-    (lower.includes("user ") && lower.includes(">"));
-}
-
-/**
- * Passwords on configuration lines that are a name, blanks and the value,
- * with no `=` or `:` between: nslcd's and pam_ldap's `bindpw`, slapd's and a
- * kickstart's `rootpw`, Fluent Bit's `HTTP_Passwd`, sssd's
- * `ldap_default_authtok`, Redis ACL rules (`user app on >PASSWORD`, `ACL
- * SETUSER app on >PASSWORD`). Each but `SETUSER` starts at a line's start
- * (also one inside a JSON string), so the pattern visits few offsets.
- */
-export const configLinePassword: Rule = {
-  id: "config_line_password",
-  description:
-    "Password on a configuration line with no operator: bindpw, rootpw, HTTP_Passwd, auth_pass, sentinel auth-pass, sssd's ldap_default_authtok, Redis ACL >password",
-  placeholder: "<PASSWORD>",
-  keywords: [
-    "passwd",
-    "pwd",
-    "bindpw",
-    "rootpw",
-    "_pass ",
-    "auth-pass",
-    "authtok",
-    "setuser",
-    "user ",
-  ],
-  precheck: (facts) => mayHoldConfigLinePassword(facts.lower),
-  pattern: () =>
-    new RegExp(
-      "(?:^|\\n|\\\\n)[ \\t]{0,8}(?:" +
-        // `HTTP_Passwd VALUE`, `Passwd VALUE`, `bindpw VALUE`, `rootpw [--plaintext] VALUE`.
-        // keepalived's `auth_pass VALUE`: a bare `pass` needs a part before it (Python's `pass`).
-        "(?:(?:[\\w.-]{0,30}[_.-])?(?:[Pp]asswd|PASSWD|[Pp]wd|PWD|(?:bind|root)pw)|[\\w.-]{0,30}[_.-](?:[Pp]ass|PASS)" +
-        // Redis Sentinel's `sentinel auth-pass MASTER VALUE`.
-        "|sentinel[ \\t]+auth-pass[ \\t]+\\S{1,100})[ \\t]+(?:--plaintext[ \\t]+)?" +
-        `(?<secret>[^\\s"'\\\\-][^\\s"'\\\\]{0,4095})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
-        // sssd: its `ldap_default_authtok_type` says password.
-        `|ldap_default_authtok[ \\t]*=[ \\t]*(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
-        // A Redis ACL file's user.
-        `|user${ACL_RULE})` +
-        // `ACL SETUSER` after a prompt or a command, wherever it stands on its line.
-        `|(?:SETUSER|setuser)${ACL_RULE}`,
-      "dg",
-    ),
-  secretGroup: "secret",
-  priority: 455,
-  validators: [
-    notPlaceholder,
-    function typedValue(c) {
-      if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
-      return passwordShapeProblem(c.secret);
-    },
-  ],
-  allowlist: [],
-  truePositives: [
-    "[OUTPUT]\n    Name  es\n    HTTP_User  fluent\n    HTTP_Passwd  Tq5#Wm9-Lk3v\n",
-    "ldap_default_authtok_type = password\nldap_default_authtok = Qv7^Lm2!Rx9t",
-    "binddn cn=proxy,dc=corp,dc=lan\nbindpw Cobalt_owl7731!",
-    "rootpw --plaintext Lx8#Qv2-Tm5w",
-    "vrrp_instance VI_1 {\n    authentication {\n        auth_type PASS\n        auth_pass Kv7#Lq3\n    }\n}",
-    "sentinel auth-pass mymaster Sn6!Lq2-Wm8v",
-    "$ redis-cli ACL SETUSER svc_cache on >Ku8#pLm2Vx9qR ~cache:* +@read",
-    "user default off\nuser app on >Vb3-Nm8!Qw2e ~app:* +get +set",
-    '{"content": "uri ldap://10.0.0.5/\\nbindpw Cobalt_owl7731!\\n"}',
-  ],
-  falsePositives: [
-    "rootpw --iscrypted $6$rounds=5000$Xq8$Lm2Vx7Wp3RtYn6Bc1Hd5Js0Gt2\nuser worker on #9f86d081884c7d659a2feaa0c55ad015 ~jobs:* +@all",
-    "PWD /home/dev/app\nOLDPWD /home/dev\nbindpw ${LDAP_BIND_PW}",
-    "user alice on nopass ~* &* +@all",
-    "def close(self):\n    pass\nfor x in xs:\n    pass  #noqa",
-  ],
-};
-
 /**
  * An argument of a call before the secret one: a string (its quotes maybe
  * escaped), a variable or a number, maybe on a line of its own.
@@ -1890,7 +1807,6 @@ export const password: Rule[] = [
   passwordCall,
   passwordMarkup,
   passwordToolFlag,
-  configLinePassword,
   passwordPhraseLine,
   passwordDslLine,
   terraformRandomPassword,
