@@ -1018,21 +1018,17 @@ export const genericKeyQuoted: Rule = {
       const problem = placeholderProblem(c.secret);
       return problem === "template syntax" ? undefined : problem;
     },
-    function bareSymbolsOfAKey(c) {
-      if (c.groups["q"] !== undefined) return undefined;
-      const symbols = new Set([...c.secret].filter((char) => BARE_KEY_SYMBOLS.includes(char)));
-      return symbols.size < 2 ? "unquoted, fewer than two of !@#$%^&*()" : undefined;
-    },
     function symbolsOfAKey(c) {
       // One pass, nothing allocated: text dense with such values spent a quarter of its time
-      // building a set of each one's symbols.
+      // building a set of each one's symbols. An unquoted value needs two of the narrower set.
+      const symbols = c.groups["q"] === undefined ? BARE_KEY_SYMBOLS : KEY_SYMBOLS;
       let first = -1;
       let twoSymbols = false;
       let blanks = 0;
       for (let i = 0; i < c.secret.length; i++) {
         const code = c.secret.charCodeAt(i);
         if (code === 32) blanks++;
-        else if (!twoSymbols && KEY_SYMBOLS.includes(c.secret[i]!)) {
+        else if (!twoSymbols && symbols.includes(c.secret[i]!)) {
           if (first < 0) first = code;
           else if (code !== first) twoSymbols = true;
         }

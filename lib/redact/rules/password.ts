@@ -190,10 +190,11 @@ function mayAssignPassword(text: string, lower: string): boolean {
 }
 
 /**
- * A value: quoted (double, single, JSON-escaped, TOML `"""`, Objective-C's `@"…"`, T-SQL's `N'…'`), or bare up to
- * a blank or a delimiter; a YAML `!!binary` tag and a block scalar's `|` or
- * `>` line before it are skipped. 4,096 characters at most, so no real
- * value leaves a tail and no attempt scans far.
+ * A value: quoted (double, single, JSON-escaped, TOML `"""`, Objective-C's
+ * `@"…"`, T-SQL's `N'…'`), or bare up to a blank or a delimiter; a YAML
+ * `!!binary` tag and a block scalar's `|` or `>` line before it are skipped.
+ * 4,096 characters at most, so no real value leaves a tail and no attempt
+ * scans far.
  */
 const VALUE = "(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
   '(?:"""\\n?(?<quoted>(?<secret>[^"\\\\]{1,4096}?))\\n?"""|' +
@@ -1497,7 +1498,6 @@ export const passwordToolFlag: Rule = {
     "rocommunity Hd7Kq2Wv9Lp 10.0.0.0/8",
     "[smtp.mail.lan]:587 relay@mail.lan:Vx4^Lm8Qt2",
     "[smtp.gmail.com]:587 ops.alerts@corp.lan:qwpe zmxn rtyu bvcd",
-
     '{"content": "rocommunity Hd7Kq2Wv9Lp 10.0.0.0/8\\n"}',
   ],
   falsePositives: [
