@@ -24,15 +24,17 @@ import {
   parseCorpus,
   scoreOutputs,
   scoreRedactText,
+  tailLeft,
 } from "./redaction/score.ts";
 
 const CORPUS = new URL("redaction/corpus/", import.meta.url);
 const ROOT = fileUrlToPath(new URL("..", import.meta.url));
 
 for (const name of ["dev.jsonl", "dev_sessions.jsonl", "dev_providers.jsonl"]) {
-  Deno.test(`redactText() removes every secret of ${name} and changes no firm negative`, async () => {
+  Deno.test(`redactText() removes every secret of ${name} whole and changes no firm negative`, async () => {
     const score = scoreRedactText(await loadCorpus(new URL(name, CORPUS)));
     assert.equal(score.recall, 1, formatScore(name, score, 20));
+    assert.equal(score.tailsLeft, 0, formatScore(name, score, 20));
     assert.equal(score.firmChanged, 0, formatScore(name, score, 20));
     assert.ok(score.contextKept >= 0.9, formatScore(name, score));
   });
@@ -144,6 +146,29 @@ Deno.test("scoreOutputs() counts leaks, firm and policy false positives and kept
   // "here" is gone from p's output: p keeps 0 of 1 words ("here"), q keeps 1 of 1 ("word").
   assert.equal(score.contextKept, 0.5);
   assert.deepEqual(score.failures.map((f) => `${f.id} ${f.what}`), ["q leak", "n fp", "m fp"]);
+});
+
+Deno.test("scoreOutputs() counts a removed secret whose end is left in clear as a tail, not a leak", () => {
+  const secret = "sk_ubT4yN3mzqGR2x8#P7r5&@*xC";
+  const text = `key = "${secret}" (ends in P7r5&@*xC)`;
+  const cases = parseCorpus(
+    JSON.stringify({ id: "t", text, secrets: [{ type: "k", value: secret }] }),
+    "inline",
+  );
+  const cut = scoreOutputs(cases, new Map([["t", `key = "<S>#P7r5&@*xC" (ends in P7r5&@*xC)`]]));
+  assert.equal(cut.recall, 1);
+  assert.equal(cut.tailsLeft, 1);
+  assert.deepEqual(cut.failures.map((f) => `${f.id} ${f.what}`), ["t tail"]);
+  // The same characters elsewhere in the text, kept there, are no tail.
+  const whole = scoreOutputs(cases, new Map([["t", `key = "<S>" (ends in P7r5&@*xC)`]]));
+  assert.equal(whole.tailsLeft, 0);
+  assert.equal(tailLeft("a 0123456789ab b", "a <S> b", "0123456789ab"), false);
+  assert.equal(tailLeft("a 0123456789ab b", "a <S>6789ab b", "0123456789ab"), true);
+  assert.equal(
+    tailLeft("a 0123456789a b", "a <S>789a b", "0123456789a"),
+    false,
+    "under 12 characters",
+  );
 });
 
 Deno.test("parseCorpus() names the line of a case whose secret is not in its text", () => {

@@ -361,6 +361,52 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "scanText() extends a winner to a loser's end when both read one secret from one offset as one kind",
+  permissions: "none",
+  fn() {
+    const base = {
+      description: "",
+      keywords: [],
+      validators: [],
+      allowlist: [],
+      truePositives: [],
+      falsePositives: [],
+    };
+    const word = { ...base, id: "word", pattern: () => /(?<=")\w+/dg, priority: 2 };
+    const quoted = { ...base, id: "quoted", pattern: () => /(?<=")[^" ]+(?=")/dg, priority: 1 };
+    const text = 'k = "sk_4yN3m#P7r5&x" and j = "ab#c"';
+    for (
+      const [placeholders, expected] of [
+        [["<S>", "<S>"], 'k = "<S>" and j = "<S>"'],
+        // Another kind may be another secret: the winner keeps its own end.
+        [["<S>", "<Q>"], 'k = "<S>#P7r5&x" and j = "<S>#c"'],
+      ] as const
+    ) {
+      const rules: Rule[] = [
+        { ...word, placeholder: placeholders[0] },
+        { ...quoted, placeholder: placeholders[1] },
+      ];
+      const scan = scanText(text, rules, { explain: true });
+      assert.equal(applyFindings(text, scan.findings), expected);
+      assert.deepEqual(scan.findings.map((f) => f.ruleId), ["word", "word"]);
+      assert.equal(scan.rejections.length, 2, "the quoted reading still lost");
+    }
+    // In a cluster large enough to be resolved by offsets (a loser spanning it all), the same.
+    const many = Array.from({ length: 20 }, (_, i) => `"a${i}#b"`).join(" ");
+    const rules: Rule[] = [
+      { ...word, placeholder: "<S>" },
+      { ...quoted, placeholder: "<S>" },
+      { ...base, id: "all", placeholder: "<A>", pattern: () => /^[\s\S]+$/dg, priority: 0 },
+    ];
+    assert.equal(
+      applyFindings(many, scanText(many, rules).findings),
+      Array.from({ length: 20 }, () => '"<S>"').join(" "),
+    );
+  },
+});
+
+Deno.test({
   name: "scanText() starts a secret at its secretFrom group, inside a leading lookbehind",
   permissions: "none",
   fn() {

@@ -1083,13 +1083,45 @@ function resolveCluster(cluster: Ranked[], end: number, lost: Lost[] | undefined
       for (let i = c.start - from; i < c.end - from && held === 0; i++) held = owner[i]!;
     }
     if (held !== 0) {
-      lost?.push({ loser: c, winner: accepted[held - 1]! });
+      const winner = accepted[held - 1]!;
+      lost?.push({ loser: c, winner });
+      if (sameSecretGoesOn(winner, c) && isFree(accepted, owner, from, winner.end, c.end)) {
+        owner?.fill(held, winner.end - from, c.end - from);
+        winner.end = c.end;
+      }
       continue;
     }
     accepted.push(c);
     owner?.fill(accepted.length, c.start - from, c.end - from);
   }
   return accepted.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Whether `loser` reads the secret `winner` found, from the same offset and
+ * as the same kind, further on: `"secret_key" => "sk_ubT4yN3m#P7r5&@*xC"`,
+ * where the unquoted-value rule stops at `#` and the quoted one goes on to
+ * the quote. The winner's name stands and the loser's end with it, so no
+ * tail of the secret is left in clear.
+ */
+function sameSecretGoesOn(winner: Ranked, loser: Ranked): boolean {
+  return loser.start === winner.start && loser.end > winner.end &&
+    loser.placeholder === winner.placeholder;
+}
+
+/** Whether no winner holds an offset in `start`..`end` (`owner` marks them, from `from`, when given). */
+function isFree(
+  accepted: readonly Ranked[],
+  owner: Int32Array | undefined,
+  from: number,
+  start: number,
+  end: number,
+): boolean {
+  if (owner !== undefined) {
+    for (let i = start - from; i < end - from; i++) if (owner[i] !== 0) return false;
+    return true;
+  }
+  return accepted.every((a) => a.end <= start || end <= a.start);
 }
 
 /** Clusters up to this many candidates are resolved by comparing them with each winner. */

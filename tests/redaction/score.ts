@@ -43,8 +43,8 @@ export interface CorpusCase {
 export interface Failure {
   /** The case id. */
   id: string;
-  /** `leak` (a secret survived) or `fp` (a negative changed). */
-  what: "leak" | "fp";
+  /** `leak` (a secret survived), `tail` (its end did, see {@linkcode tailLeft}) or `fp` (a negative changed). */
+  what: "leak" | "tail" | "fp";
   /** The leaked secret's type, or the negative's kind. */
   detail: string;
   /** The redactor's output. */
@@ -59,6 +59,8 @@ export interface Score {
   removed: number;
   /** `removed / secrets`. */
   recall: number;
+  /** Of the removed, the ones whose end is still in the output ({@linkcode tailLeft}). */
+  tailsLeft: number;
   /** Firm negatives, and how many changed. */
   firmNegatives: number;
   /** Firm negatives that came back changed. */
@@ -108,6 +110,24 @@ function wordsOf(text: string): string[] {
   return text.match(/[\p{L}\p{N}]{4,}/gu) ?? [];
 }
 
+function occurrences(text: string, part: string): number {
+  return text.split(part).length - 1;
+}
+
+/**
+ * Whether the output still holds the end of a secret of 12 or more
+ * characters (its last third, 6 at least) more often than the input held it
+ * outside the secret: a redaction that stopped short, at a `#` or a `:` in
+ * the value. The whole value is gone, so recall counts it; the tail is a
+ * leak all the same.
+ */
+export function tailLeft(input: string, output: string, secret: string): boolean {
+  if (secret.length < 12) return false;
+  const tail = secret.slice(-Math.max(6, Math.ceil(secret.length / 3)));
+  const elsewhere = occurrences(input, tail) - occurrences(input, secret);
+  return occurrences(output, tail) > elsewhere;
+}
+
 /** Scores the outputs (by case id) of a redactor on `cases`. */
 export function scoreOutputs(
   cases: readonly CorpusCase[],
@@ -117,6 +137,7 @@ export function scoreOutputs(
     secrets: 0,
     removed: 0,
     recall: 1,
+    tailsLeft: 0,
     firmNegatives: 0,
     firmChanged: 0,
     firmFpRate: 0,
@@ -153,6 +174,10 @@ export function scoreOutputs(
       } else {
         tally[0]++;
         score.removed++;
+        if (tailLeft(c.text, output, secret.value)) {
+          score.tailsLeft++;
+          score.failures.push({ id: c.id, what: "tail", detail: secret.type, output });
+        }
       }
     }
     let rest = c.text;
@@ -205,6 +230,7 @@ export function formatScore(name: string, score: Score, show = 0): string {
   const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
   const lines = [
     `${name}: recall ${pct(score.recall)} (${score.removed}/${score.secrets}), ` +
+    `tails left ${score.tailsLeft}, ` +
     `firm FP ${pct(score.firmFpRate)} (${score.firmChanged}/${score.firmNegatives}), ` +
     `policy FP ${score.policyChanged}/${score.policyNegatives}, ` +
     `context kept ${pct(score.contextKept)}`,

@@ -105,10 +105,12 @@ export const flyio: Rule = token({
   placeholder: "<FLYIO_TOKEN>",
   keywords: ["fo1_", "fm1a_", "fm1r_", "fm2_"],
   pattern: () =>
-    /(?<![\w-])(?:fo1_[\w-]{43}|fm(?:1[ar]|2)_[A-Za-z0-9+/_-]{100,2000}={0,3})(?![\w+/=-])/dg,
+    // `flyctl tokens create` prints one token as macaroons joined by commas.
+    /(?<![\w-])(?:fo1_[\w-]{43}|fm(?:1[ar]|2)_[A-Za-z0-9+/_-]{100,2000}={0,3}(?:,fm(?:1[ar]|2)_[A-Za-z0-9+/_-]{60,2000}={0,3}){0,8})(?![\w+/=-])/dg,
   truePositives: [
     "FLY_API_TOKEN=fo1_tziaoLQENCErEhDwJuCs_gIgu28xLwEMPA2BdzztbZU",
     'fly deploy --access-token "FlyV1 fm2_MhTZFUwdu5eVLQbnr+GTuOOoB/act1ThD2vVy6zI4NXLYVXvL4izh76E6hrQZMlIUcq2DkDwkIT2hZDMcbtnedKAB3ZQwhFo1rrBFwBLVpipbLY+TOQsx4WL5AgtWi6lyLVVDG8AaNdejp2T+K50vbvcyDa8he8mUc4bfhLgzxf9EWS1b8rT=="',
+    "FLY_API_TOKEN: FlyV1 fm2_lJPECgQzR8vMzoxBBQ7ggP5G0kN7HMTn3sl9Wx3TmT1pCjQxsNpH6VYyGdoF1R2wQbH1Ce9sFd2kTzZbH5jG6nOoLd4uUo2TrPsMkr0V1KcjQ1xXHg7yYdAaXMQ5aGdzXWo+pL3fk9U2zNVe8l7yQ==,fm2_lJPETuG9b2sJx2vaA1TT9n4ZpYrLD5y0WqGvPZWb8JbMq6T7B3GQDu4H+oeHhSoTqtf3ouTQ1AU2LCIpLOfuDCg3Jq2e0AYBTMW1w9GN+/hn8xNw0kXVR9i2rL2vUbcqzl6AcLkSgD3P0cqL5A==",
   ],
   falsePositives: ["fo1_ and fm2_ are Fly.io prefixes"],
 });

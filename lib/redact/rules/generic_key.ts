@@ -306,7 +306,10 @@ export const genericKey: Rule = {
         "|\\bvercel[ \\t]+env[ \\t]+add[ \\t]+(?<setsecret>[\\w-]{1,100})[^\\n|;&]{0,100}?--value(?:=|[ \\t]+)[\"']?)" +
         // A digit somewhere in the value, as `hasDigitAndLetter` wants: looked for here, a value
         // without one is no candidate (two in three of the prefix mix's, each judged in vain).
-        "(?:base64:)?(?=[A-Za-z0-9_\\-+/=.~]{0,8191}\\d)(?<secret>[A-Za-z0-9_\\-+/=.~]{8,8192})",
+        // A key that is two parts joined by colons goes whole: Elasticsearch's `id:api_key`,
+        // k3s's `K10…::server:password`.
+        "(?:base64:)?(?=[A-Za-z0-9_\\-+/=.~]{0,8191}\\d)(?<secret>[A-Za-z0-9_\\-+/=.~]{8,8192}" +
+        "(?:(?:::[\\w-]{1,40})?:[A-Za-z0-9_\\-+/=~]{8,200})?)",
       "dgi",
     ),
   secretGroup: "secret",
