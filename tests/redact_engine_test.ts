@@ -29,10 +29,12 @@ import { RULES } from "../lib/redact/rules/mod.ts";
 import {
   cccdProblem,
   inWordList,
+  isSymbolNoise,
   luhnValid,
   mod97Valid,
   placeholderProblem,
   shannonEntropy,
+  TEMPLATE_SHAPE,
 } from "../lib/redact/_validators.ts";
 import { adversarialInputs } from "../bench/_payloads.ts";
 
@@ -361,8 +363,7 @@ Deno.test({
 });
 
 Deno.test({
-  name:
-    "scanText() extends a winner to a loser's end when both read one secret from one offset as one kind",
+  name: "scanText() extends a winner to a loser's end when both read a secret from one offset",
   permissions: "none",
   fn() {
     const base = {
@@ -376,22 +377,17 @@ Deno.test({
     const word = { ...base, id: "word", pattern: () => /(?<=")\w+/dg, priority: 2 };
     const quoted = { ...base, id: "quoted", pattern: () => /(?<=")[^" ]+(?=")/dg, priority: 1 };
     const text = 'k = "sk_4yN3m#P7r5&x" and j = "ab#c"';
-    for (
-      const [placeholders, expected] of [
-        [["<S>", "<S>"], 'k = "<S>" and j = "<S>"'],
-        // Another kind may be another secret: the winner keeps its own end.
-        [["<S>", "<Q>"], 'k = "<S>#P7r5&x" and j = "<S>#c"'],
-      ] as const
-    ) {
-      const rules: Rule[] = [
-        { ...word, placeholder: placeholders[0] },
-        { ...quoted, placeholder: placeholders[1] },
-      ];
-      const scan = scanText(text, rules, { explain: true });
-      assert.equal(applyFindings(text, scan.findings), expected);
-      assert.deepEqual(scan.findings.map((f) => f.ruleId), ["word", "word"]);
-      assert.equal(scan.rejections.length, 2, "the quoted reading still lost");
-    }
+    // The winner's name, the loser's end; a loser that starts elsewhere takes
+    // nothing (see the test of overlaps above).
+    const scan = scanText(text, [{ ...word, placeholder: "<S>" }, {
+      ...quoted,
+      placeholder: "<Q>",
+    }], {
+      explain: true,
+    });
+    assert.equal(applyFindings(text, scan.findings), 'k = "<S>" and j = "<S>"');
+    assert.deepEqual(scan.findings.map((f) => f.ruleId), ["word", "word"]);
+    assert.equal(scan.rejections.length, 2, "the quoted reading still lost");
     // In a cluster large enough to be resolved by offsets (a loser spanning it all), the same.
     const many = Array.from({ length: 20 }, (_, i) => `"a${i}#b"`).join(" ");
     const rules: Rule[] = [
@@ -730,6 +726,39 @@ Deno.test("placeholderProblem: runs of consecutive characters, test words and my
   assert.equal(placeholderProblem("abc123de"), undefined);
   assert.equal(placeholderProblem("abc12345x"), undefined);
   assert.equal(placeholderProblem("Jq8Lw3Rz7Vx2Tm9Nb4"), undefined);
+});
+
+Deno.test("placeholderProblem: a template's shapes are templates, a password's random braces are not", () => {
+  for (
+    const template of [
+      "{{ .Values.db.password }}",
+      "${DB_PASSWORD}",
+      "${DB_PASSWORD:-changeme}",
+      "$(cat /run/secrets/db)",
+      "%(password)s",
+      "<%= ENV['DB_PASSWORD'] %>",
+      "#{ENV['X']}",
+      "{password}",
+      "{0}",
+      "<your-password>",
+    ]
+  ) {
+    assert.ok(TEMPLATE_SHAPE.test(template), template);
+    assert.equal(placeholderProblem(template), "template syntax", template);
+  }
+  for (
+    const noise of [
+      "q{{w}e)r${t]yui(opas[dfghj>-_$#klzxcvb}",
+      "w2FO{{Cb}Ew)7W${6N3]syn(is00[m2T>-_$#EphQb}}",
+    ]
+  ) {
+    assert.ok(isSymbolNoise(noise), noise);
+    assert.equal(placeholderProblem(noise), undefined, noise);
+  }
+  // Under 12 characters, with a blank, or with fewer than four symbols: still read as templates.
+  assert.equal(placeholderProblem("a{b}c$(d)"), "template syntax");
+  assert.equal(isSymbolNoise("q{{w}e)r ${t]yui(opas"), false);
+  assert.equal(isSymbolNoise("abc{def}ghijkl"), false);
 });
 
 Deno.test("placeholderProblem: a stand-in word in the marks that set it apart ([FILTERED], __SET_ME__) and a secret store's reference are stand-ins", () => {

@@ -1098,15 +1098,14 @@ function resolveCluster(cluster: Ranked[], end: number, lost: Lost[] | undefined
 }
 
 /**
- * Whether `loser` reads the secret `winner` found, from the same offset and
- * as the same kind, further on: `"secret_key" => "sk_ubT4yN3m#P7r5&@*xC"`,
- * where the unquoted-value rule stops at `#` and the quoted one goes on to
- * the quote. The winner's name stands and the loser's end with it, so no
- * tail of the secret is left in clear.
+ * Whether `loser` reads the secret `winner` found, from the same offset,
+ * further on: `"secret_key" => "sk_ubT4yN3m#P7r5&@*xC"`, where the
+ * unquoted-value rule stops at `#` and the quoted one goes on to the quote.
+ * The winner's name stands and the loser's end with it, so no tail of the
+ * secret is left in clear.
  */
 function sameSecretGoesOn(winner: Ranked, loser: Ranked): boolean {
-  return loser.start === winner.start && loser.end > winner.end &&
-    loser.placeholder === winner.placeholder;
+  return loser.start === winner.start && loser.end > winner.end;
 }
 
 /** Whether no winner holds an offset in `start`..`end` (`owner` marks them, from `from`, when given). */

@@ -347,7 +347,9 @@ function placeholderProblemOf(value: string): string | undefined {
   if (plainlyNotPlaceholder(value)) return undefined;
   // `$(` and `%(` start a substitution only before a name (`$(cat f)`, `%(name)s`): Django's
   // generated keys hold `$(=8…` too.
-  if (/[<>{}]|\$\([\w$]|\$\{|%\(\w|%s\b|\{\{/.test(value)) return "template syntax";
+  if (/[<>{}]|\$\([\w$]|\$\{|%\(\w|%s\b|\{\{/.test(value) && !isSymbolNoise(value)) {
+    return "template syntax";
+  }
   if (value.startsWith("$") || /^%(?:\w+%|\d$)/.test(value)) return "variable reference";
   const reference = referenceProblem(value);
   if (reference !== undefined) return reference;
@@ -368,6 +370,34 @@ function placeholderProblemOf(value: string): string | undefined {
   if (/(.)\1{7,}/.test(value)) return "one character repeated";
   if (isAscendingRuns(value)) return "ascending runs";
   return undefined;
+}
+
+/**
+ * The shapes a template or a format string gives a value: `{{ … }}`,
+ * `${NAME}` and `${NAME:-default}`, `$(command`, `%(name)s`, `%s`, ERB's
+ * `<%`, Ruby's `#{`, `{name}` and `{0}`, `<your-key>`, and a value wholly in
+ * `<…>` or `{…}`. A `{`, `<` or `$` alone is none of them.
+ */
+export const TEMPLATE_SHAPE =
+  /\{\{[^{}]*\}\}|\$\{[A-Za-z_][\w.:/-]*(?:[:?+=-][^{}]*)?\}|\$\([\w$]|%\(\w+\)|%s\b|<%|#\{|(?<!\{)\{[A-Za-z_][\w.]+\}(?!\})|\{\d+\}|<[A-Za-z_ -]{3,}>|^<[^<>]*>$|^\{[^{}]*\}$/;
+
+/** Characters a typed or generated key holds at random and prose seldom does. */
+const NOISE_SYMBOLS = "!#$%^&*()[]<>{}|~";
+
+/**
+ * Whether `value` is symbol noise rather than a template: no blank, 12
+ * characters or more, a letter, four different symbols of
+ * {@linkcode NOISE_SYMBOLS}, and none of {@linkcode TEMPLATE_SHAPE}'s shapes.
+ * A generated password (`q{{w}e)r${t]yui(opas[…`) holds `{`, `<` and `${`
+ * at random; a template holds them in its shapes.
+ */
+export function isSymbolNoise(value: string): boolean {
+  if (value.length < 12 || /\s/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  let symbols = "";
+  for (const char of value) {
+    if (NOISE_SYMBOLS.includes(char) && !symbols.includes(char)) symbols += char;
+  }
+  return symbols.length >= 4 && !TEMPLATE_SHAPE.test(value);
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   PUBLISHABLE_KEYS,
   remembered,
   shannonEntropy,
+  TEMPLATE_SHAPE,
 } from "../_validators.ts";
 
 // Patterns live inside the functions that use them: a regular expression is
@@ -945,13 +946,13 @@ const KEY_SYMBOLS = "@#$%^&*()<>[]{}|~=+!";
 let quotedWithSymbols: RegExp | undefined;
 
 /**
- * Whether a quote is followed, before the next quote, by two of
- * {@linkcode KEY_SYMBOLS}: what every `generic_api_key_quoted` match holds.
+ * Whether a quote is followed, before the next quote, by one of
+ * {@linkcode KEY_SYMBOLS}: what every quoted `generic_api_key_quoted` match holds.
  * Bounded, so linear; made when first asked, like the rules' patterns.
  */
 function hasQuotedSymbols(text: string): boolean {
   const symbol = `[${KEY_SYMBOLS.replace(/[\]\\^-]/g, "\\$&")}]`;
-  quotedWithSymbols ??= new RegExp(`["'][^"'\\n]{0,200}?${symbol}[^"'\\n]{0,200}?${symbol}`);
+  quotedWithSymbols ??= new RegExp(`["'][^"'\\n]{0,200}?${symbol}`);
   return quotedWithSymbols.test(text);
 }
 
@@ -973,7 +974,7 @@ let bareWithSymbols: RegExp | undefined;
  */
 function hasBareSymbols(text: string): boolean {
   bareWithSymbols ??=
-    /(?:^|\n)[ \t]{0,8}(?:export[ \t]+)?[\w.-]{1,80}=[^\s"'\\`]{0,200}?[!@#$%^&*()][^\s"'\\`]{0,200}?[!@#$%^&*()]/;
+    /(?:^|\n)[ \t]{0,8}(?:export[ \t]+)?[\w.-]{1,80}[ \t]{0,4}:?=[ \t]{0,4}[^\s"'\\`]{0,200}?[!@#$%^&*()][^\s"'\\`]{0,200}?[!@#$%^&*()]/;
   return bareWithSymbols.test(text);
 }
 
@@ -988,8 +989,9 @@ export const genericKeyQuoted: Rule = {
     "Quoted key or secret with symbols under a name that says secret (Django SECRET_KEY, WordPress define('AUTH_KEY', …))",
   placeholder: "<SECRET>",
   keywords: ["key", "secret", "token", "salt"],
-  // A quote, then two key symbols before the next quote: what every match
-  // holds. Text of names alone (`key` repeated) never runs the pattern.
+  // A quote, then a key symbol before the next quote, or a line's value with
+  // two: what every match holds. Text of names alone (`key` repeated) never
+  // runs the pattern.
   precheck: (facts) => hasQuotedSymbols(facts.text) || hasBareSymbols(facts.text),
   pattern: () =>
     new RegExp(
@@ -1000,11 +1002,16 @@ export const genericKeyQuoted: Rule = {
       // (`key` repeated to 1 MiB: 127 → 36 ms).
       `(?:${QUOTED_KEY_WORDS})(?<![\\w.-]{41}(?:${QUOTED_KEY_WORDS}))` +
         `(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}?(?:${QUOTED_KEY_WORDS})))` +
-        "(?<name>[\\w.-]{0,40})\\\\{0,3}[\"']?[ \\t]{0,40}(?::=|=>|[:=,])[ \\t]{0,16}" +
-        "(?:(?<q>\\\\{0,3}[\"'])(?<secret>[^\"'\\\\\\n]{20,200})\\k<q>" +
-        // Unquoted to the line's end, as a `.env` file writes it: `DJANGO_SECRET_KEY=k#9x…`.
-        // The name starts its line, so `key=` repeated in one line reads one value, not each.
-        "|(?<=(?:^|\\n)[ \\t]{0,8}(?:export[ \\t]+)?[\\w.-]{1,80}=)(?<secret>[^\\s\"'\\\\`]{20,200})(?=[ \\t]*(?:\\r?\\n|$)))",
+        // PHP's `key[]=`, a subscript's `["secret"] =`, and a keyword straight before its quoted
+        // value (`private_key 'v';`, `apikey"v";`).
+        "(?<name>[\\w.-]{0,40})(?:\\[\\])?\\\\{0,3}[\"']?\\]?[ \\t]{0,40}(?::=|=>|[:=,]|(?<bare>)(?=@?\\\\{0,3}[\"']))[ \\t]{0,16}" +
+        // Objective-C's and C#'s `@"…"`.
+        // Blanks neither open nor close it: `SECRET_KEY = '` repeated is no run of values.
+        "(?:@?(?<q>\\\\{0,3}[\"'])(?<secret>[^\"'\\\\\\s][^\"'\\\\\\n]{10,198}[^\"'\\\\\\s])\\k<q>" +
+        // Unquoted to the line's end, as a `.env` file writes it: `DJANGO_SECRET_KEY=k#9x…`, or
+        // Go's `apikey := v`. The name starts its line, so `key=` repeated in one line reads one
+        // value, not each. (YAML's `apikey: v` too cost the prefix mix 1 ms/MiB.)
+        "|(?<=(?:^|\\n)[ \\t]{0,8}(?:export[ \\t]+)?[\\w.-]{1,80}[ \\t]{0,4}:?=[ \\t]{0,4})(?<secret>[^\\s\"'\\\\`]{12,200})(?=[ \\t]*(?:\\r?\\n|$)))",
       "dg",
     ),
   secretGroup: "secret",
@@ -1013,11 +1020,7 @@ export const genericKeyQuoted: Rule = {
     nameSaysSecret,
     function notTemplateOrPlaceholder(c) {
       // Keys like these hold `<`, `>`, `{`, `}` at random: only a template's shapes count.
-      if (
-        /\$\{|\$\([\w$]|\{\{|%\(\w|<[A-Za-z_ -]{3,}>|\{[A-Za-z_]{2,}\}|^<[^<>]+>$/.test(c.secret)
-      ) {
-        return "template syntax";
-      }
+      if (TEMPLATE_SHAPE.test(c.secret)) return "template syntax";
       const problem = placeholderProblem(c.secret);
       return problem === "template syntax" ? undefined : problem;
     },
@@ -1036,10 +1039,42 @@ export const genericKeyQuoted: Rule = {
           else if (code !== first) twoSymbols = true;
         }
       }
-      if (!twoSymbols) return "fewer than two key symbols";
-      return blanks > 2 ? "more than two blanks: prose" : undefined;
+      if (blanks > 2) return "more than two blanks: prose";
+      if (twoSymbols) return undefined;
+      // Shorter than 20, one symbol does, with a digit and both cases and no blank:
+      // `apikey: "mYE9#C#t_CHPKw"`.
+      return c.secret.length < 20 && first >= 0 && blanks === 0 &&
+          /\d/.test(c.secret) && /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret)
+        ? undefined
+        : "fewer than two key symbols";
     },
-    minEntropy(4),
+    function endsItsStatement(c) {
+      // A keyword straight before its value (`apikey "…";`) is a statement of its own, its
+      // name unquoted: prose and logs quote after a key word too, and code quotes names
+      // (`getenv("SIGNING_KEY"), getenv("…")`).
+      if (c.groups["bare"] === undefined) return undefined;
+      let nameStart = c.matchStart;
+      for (; nameStart > 0 && c.matchStart - nameStart < 41; nameStart--) {
+        const code = c.text.charCodeAt(nameStart - 1);
+        if (!isAsciiLetter(code) && !isNameChar(code)) break;
+      }
+      if (c.text[nameStart - 1] === '"' || c.text[nameStart - 1] === "'") return "a quoted name";
+      return /^\\{0,3}["'][ \t]*(?:[;,)]|\r?\n|$)/.test(c.text.slice(c.end, c.end + 8))
+        ? undefined
+        : "a quoted text after a key word, not a statement";
+    },
+    function notCodeOnItsLine(c) {
+      // `OPENAI_API_KEY: z.string().regex(…)`: a schema's code after the name, not a value.
+      return c.groups["q"] === undefined && /\.\w+\(|\w\(\)|\)\.|=>/.test(c.secret)
+        ? "code"
+        : undefined;
+    },
+    function enoughEntropy(c) {
+      // Four bits a character, or for a value shorter than 20 nearly all it can hold.
+      const bits = Math.min(4, Math.log2(c.secret.length) - 0.7);
+      const h = shannonEntropy(c.secret);
+      return h <= bits ? `entropy ${h.toFixed(2)} ≤ ${bits.toFixed(2)}` : undefined;
+    },
   ],
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
@@ -1049,6 +1084,16 @@ export const genericKeyQuoted: Rule = {
     "define( 'AUTH_KEY', 'Qz<4 Lp]M~7r|Xc{2Wv@9Kd!T$h8(Nb+3Jf' );",
     '{"content": "SECRET_KEY = \\"h4@w)n9=q!x2^k&m7(v3*p8#z1+c5%r$b6\\"\\n"}',
     "DJANGO_SECRET_KEY=k#9x2$lm7qw3zp8rt4@vn6bc1hd5js0gt!a8b7c6d5e4f3\nDEBUG=False",
+    // Symbol noise is no template: `{{w}`, `${t]` hold no name.
+    'apikey := "q{{w}e)r${t]yui(opas[dfghj>-_$#klzxcvb}"',
+    // A keyword straight before its value, PHP's `[]=`, a subscript, Objective-C.
+    "private_key 'Zr#8kLm2$Qx9vT4!';",
+    'apikey[]= "Wn4#Rt8@Lp2xZq"',
+    'some_dict["secret"] = "Hv7!Kp2#Mx9qRt"',
+    'NSString *apiKey = @"Tq5^Wm8&Lz3xRv";',
+    // Go's unquoted value; a short one with one symbol.
+    "apikey := Bx9^Lm2!Qr7vTz4#Wk\n",
+    "SECRET_KEY = 'F_v3AMq^0MQc2rZn'",
   ],
   falsePositives: [
     // A message, not a key.
@@ -1058,5 +1103,10 @@ export const genericKeyQuoted: Rule = {
     "VNPAY_HASH_SECRET=<chuỗi-bí-mật-từ-VNPay>",
     // Under a name that says no secret.
     "cache_key_format = '{prefix}:{user_id}:{page}#v2=(%s)&x=[%d]'",
+    // A quoted name, then another quoted text; a schema's code; a log's quoted request.
+    'useInMemoryPgpKeys(System.getenv("SIGNING_KEY"), System.getenv("SIGNING_PASSWORD"))',
+    "  OPENAI_API_KEY: z.string().regex(/^sk-(proj-)?[A-Za-z0-9_-]{20,}$/).optional(),",
+    '[token] "GET /v1/items?page=2&size=50 HTTP/1.1" 200 (#41)',
+    'api_key: "{{ .Values.apiKey }}"\nsecret: "${VAULT_SECRET:-changeme}"',
   ],
 };
