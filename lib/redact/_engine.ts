@@ -26,6 +26,7 @@
  * @module
  */
 
+import { DENSE_KEYWORD_SPACING, KeywordStarts, mergedOffsets } from "./_keyword_starts.ts";
 import { decodeBase64 } from "./_base64.ts";
 import { groupPlace, unnameGroups } from "./_group_place.ts";
 import { isAsciiLetter, isWordOrHyphen } from "./_validators.ts";
@@ -92,6 +93,14 @@ export interface Rule {
    * keywords.
    */
   pattern: () => RegExp;
+  /**
+   * Every match of the pattern begins where one of the keywords begins (in
+   * any case). In a long text the engine then tries the pattern at those
+   * offsets alone (see {@linkcode keywordStarts}); a test holds each rule
+   * that says so to it, on its samples, the development corpora and the
+   * prefix mix.
+   */
+  startsAtKeyword?: boolean;
   /** Name of the group holding the secret; the whole match when omitted. */
   secretGroup?: string;
   /**
@@ -127,6 +136,12 @@ export interface EngineOptions {
    * @default {Infinity}
    */
   deadline?: number;
+  /**
+   * Search the whole text with every pattern, never only where a rule's
+   * keywords start ({@linkcode Rule.startsAtKeyword}): what tests compare
+   * the faster search with.
+   */
+  everyOffset?: boolean;
 }
 
 /** Redaction ran past its {@linkcode EngineOptions.deadline}. */
@@ -463,9 +478,14 @@ const DENSE_GROUP_SPACING = 64;
  * compare. A group whose keywords are all found is skipped
  * from then on, and so is a dense one compared at
  * {@linkcode GROUP_COMPARISONS} offsets, once the rest of the text is
- * searched for what it has left; the pass stops when no group is left.
+ * searched for what it has left; the pass stops when no group is left,
+ * and `recorder`, when given, records no keyword any more.
  */
-export function keywordsIn(lower: string, rules: readonly Rule[]): Set<string> {
+export function keywordsIn(
+  lower: string,
+  rules: readonly Rule[],
+  recorder?: KeywordStarts,
+): Set<string> {
   const index = keywordIndex(rules);
   const found = new Set<string>();
   for (const keyword of index.singles) if (lower.includes(keyword)) found.add(keyword);
@@ -476,9 +496,12 @@ export function keywordsIn(lower: string, rules: readonly Rule[]): Set<string> {
   let groupsLeft = index.groups.length;
   const { byTwo, byThree, starts } = index;
   let b = lower.charCodeAt(0);
-  for (let at = 0; at < lower.length - 1 && groupsLeft > 0; at++) {
+  for (let at = 0; at < lower.length - 1 && (groupsLeft > 0 || recorder?.recording); at++) {
     const a = b;
     b = lower.charCodeAt(at + 1);
+    if (recorder !== undefined && at + 2 < lower.length) {
+      recorder.visit(at, a, b, lower.charCodeAt(at + 2));
+    }
     const pair = hashTwo(a, b);
     const start = starts[pair]!;
     if (start === 0) continue;
@@ -551,7 +574,12 @@ export function scanText(
   const lower = facts.lower;
   // Rules share keywords (`secret`, `pass`, `sk-ant-`…); each is looked up once per text.
   const seen = new Map<string, boolean>();
-  const indexed = lower.length >= INDEXED_MIN_CHARS ? keywordsIn(lower, rules) : undefined;
+  // In a long text, where the keywords of rules that match only there start, in the same pass.
+  const starts = lower.length >= INDEXED_MIN_CHARS && lower.length === text.length &&
+      !engineOptions.everyOffset
+    ? new KeywordStarts(lower, rules.flatMap((rule) => rule.startsAtKeyword ? rule.keywords : []))
+    : undefined;
+  const indexed = lower.length >= INDEXED_MIN_CHARS ? keywordsIn(lower, rules, starts) : undefined;
   const counts = indexed === undefined && lower.length >= ANCHORED_MIN_CHARS
     ? sampledCounts(lower)
     : undefined;
@@ -571,6 +599,21 @@ export function scanText(
   // proposing the very same span cannot win it (see {@linkcode collect}). Not when explaining:
   // then every candidate is judged and its reason given.
   const claimed = explain ? undefined : new Map<number, number>();
+  const offsetsOf = (rule: Rule): Int32Array | undefined => {
+    if (!rule.startsAtKeyword || starts === undefined || rule.keywords.length === 0) {
+      return undefined;
+    }
+    const lists: number[][] = [];
+    let total = 0;
+    for (const keyword of rule.keywords) {
+      const list = starts.starts.get(keyword);
+      // A short or dense keyword: the whole text is searched.
+      if (list === undefined) return undefined;
+      lists.push(list);
+      total += list.length;
+    }
+    return total * DENSE_KEYWORD_SPACING > lower.length ? undefined : mergedOffsets(lists);
+  };
   const ordered = inPriorityOrder(rules);
   const lowest = ordered.at(-1)?.priority ?? 0;
   for (const rule of ordered) {
@@ -587,6 +630,7 @@ export function scanText(
         explain ? rejections : undefined,
         claimed,
         lowest,
+        offsetsOf(rule),
       );
     }
   }
@@ -917,20 +961,22 @@ function collect(
   rejections: Rejection[] | undefined,
   claimed: Map<number, number> | undefined,
   lowest: number,
+  offsets: Int32Array | undefined,
 ): void {
   let pattern = rule.pattern();
   let compiled: Compiled | undefined;
   let matches = 0;
+  const nextAtOffsets = offsets === undefined ? undefined : matchesAt(text, rule, offsets);
   // Spans claimed before this rule ran, by rules of its priority or higher; its own claims
   // never spare its own candidates.
   const claimedBefore = claimed !== undefined && claimed.size !== 0 ? claimed : undefined;
   for (;;) {
-    if (matches === DENSE_MATCHES && compiled === undefined) {
+    if (matches === DENSE_MATCHES && compiled === undefined && nextAtOffsets === undefined) {
       compiled = compiledOf(rule);
       compiled.search.lastIndex = pattern.lastIndex;
       pattern = compiled.search;
     }
-    const m = pattern.exec(text);
+    const m = nextAtOffsets === undefined ? pattern.exec(text) : nextAtOffsets();
     if (m === null) break;
     // Often enough to stop within milliseconds, seldom enough to cost nothing.
     if ((++matches & 1023) === 0) checkDeadline(options.deadline);
@@ -982,6 +1028,41 @@ function collect(
       rejections?.push({ ruleId: rule.id, start, end, reason });
     }
   }
+}
+
+const stickyPatterns = new WeakMap<Rule, RegExp>();
+
+/**
+ * The matches of `rule`'s pattern that start at `offsets` (ascending), one
+ * at a time, as a global search of the text would find them: none starts
+ * inside the one before.
+ */
+function matchesAt(
+  text: string,
+  rule: Rule,
+  offsets: Int32Array,
+): () => RegExpExecArray | null {
+  let sticky = stickyPatterns.get(rule);
+  if (sticky === undefined) {
+    const { source, flags } = rule.pattern();
+    sticky = new RegExp(source, flags.replace("g", "") + "y");
+    stickyPatterns.set(rule, sticky);
+  }
+  const pattern = sticky;
+  let next = 0;
+  let from = 0;
+  return () => {
+    while (next < offsets.length) {
+      const at = offsets[next++]!;
+      if (at < from) continue;
+      pattern.lastIndex = at;
+      const m = pattern.exec(text);
+      if (m === null) continue;
+      from = at + Math.max(1, m[0].length);
+      return m;
+    }
+    return null;
+  };
 }
 
 /** The offsets of `rule`'s secret in match `m` of its own pattern (with `d`), or `undefined` for none. */

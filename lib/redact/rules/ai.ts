@@ -17,6 +17,7 @@ export const aiKeys: Rule = token({
     "Groq (gsk_), Replicate (r8_), Perplexity (pplx-), xAI (xai-), LangSmith (lsv2_) and Pinecone (pcsk_) API keys",
   placeholder: "<AI_API_KEY>",
   keywords: ["gsk_", "r8_", "pplx-", "xai-", "lsv2_", "pcsk_"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])(?:gsk_[A-Za-z0-9]{52}|r8_[A-Za-z0-9]{37}|pplx-[A-Za-z0-9]{48}|xai-[A-Za-z0-9]{80}|lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}|pcsk_[A-Za-z0-9]{5,8}_[A-Za-z0-9]{50,70})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
@@ -37,6 +38,7 @@ export const openrouter: Rule = token({
   description: "OpenRouter API key (sk-or-v1-)",
   placeholder: "<OPENROUTER_KEY>",
   keywords: ["sk-or-"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])sk-or-v1-[a-f0-9]{64}(?![\w-])/dg,
   priority: 795,
   truePositives: [
@@ -52,6 +54,7 @@ export const aiKeysMore: Rule = token({
     "NVIDIA (nvapi-), Tavily (tvly-), ElevenLabs (sk_ + 48 hex) and Langfuse (sk-lf-) secret keys",
   placeholder: "<AI_API_KEY>",
   keywords: ["nvapi-", "tvly-", "sk_", "sk-lf-"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])(?:nvapi-[\w-]{64}|tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}|sk_[a-f0-9]{48}|sk-lf-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
@@ -71,6 +74,7 @@ export const deepl: Rule = token({
   description: "DeepL API key (a UUID with :fx)",
   placeholder: "<DEEPL_KEY>",
   keywords: [":fx"],
+  startsAtKeyword: true,
   // Starts at `:fx` and looks back for the UUID (see `secretFrom`): a leading class made V8 try
   // every offset.
   pattern: () =>

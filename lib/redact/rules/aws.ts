@@ -16,6 +16,7 @@ export const awsAccessKeyId: Rule = {
   description: "AWS access key id (AKIA long-term, ASIA temporary, and other IAM prefixes)",
   placeholder: "<AWS_KEY>",
   keywords: ["akia", "asia", "abia", "acca", "a3t"],
+  startsAtKeyword: true,
   pattern: () => /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/dg,
   priority: 800,
   validators: [notPlaceholder],

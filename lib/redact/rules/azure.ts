@@ -14,6 +14,7 @@ export const azure: Rule = {
   description: "Azure storage AccountKey / SharedAccessKey in a connection string",
   placeholder: "<AZURE_KEY>",
   keywords: ["accountkey=", "sharedaccesskey="],
+  startsAtKeyword: true,
   pattern: () => /(?:AccountKey|SharedAccessKey)=(?<secret>[A-Za-z0-9+/]{30,8192}={0,2})/dgi,
   secretGroup: "secret",
   priority: 650,

@@ -21,6 +21,7 @@ export const digitalocean: Rule = token({
     "DigitalOcean personal access (dop_v1_), OAuth (doo_v1_) and refresh (dor_v1_) token",
   placeholder: "<DIGITALOCEAN_TOKEN>",
   keywords: ["dop_v1_", "doo_v1_", "dor_v1_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])do[opr]_v1_[a-f0-9]{64}(?![\w-])/dg,
   truePositives: [
     "doctl auth init --access-token dop_v1_95e744ddc4c0cad059d90336f0dec102f1389be4f3d39380f4b665a14fca6888",
@@ -38,6 +39,7 @@ export const vercel: Rule = token({
     "Vercel personal (vcp_), integration (vci_), app (vca_, vcr_) and API key (vck_) token",
   placeholder: "<VERCEL_TOKEN>",
   keywords: ["vcp_", "vci_", "vca_", "vcr_", "vck_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])vc[pikar]_[A-Za-z0-9]{24,80}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
@@ -52,6 +54,7 @@ export const databricks: Rule = token({
   description: "Databricks personal access token (dapi + 32 hex)",
   placeholder: "<DATABRICKS_TOKEN>",
   keywords: ["dapi"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])dapi[a-f0-9]{32}(?:-\d)?(?![\w-])/dg,
   truePositives: ["export DATABRICKS_TOKEN=dapi5b78912838f5457dcbf2a7a1cafaf1a4-2"],
   falsePositives: ["the dapi prefix marks Databricks tokens"],
@@ -63,6 +66,7 @@ export const cloudflareOriginCa: Rule = token({
   description: "Cloudflare origin CA key (v1.0-…)",
   placeholder: "<CLOUDFLARE_KEY>",
   keywords: ["v1.0-"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w.-])v1\.0-[a-f0-9]{24}-[a-f0-9]{146}(?![\w-])/dg,
   truePositives: [
     "CF_ORIGIN_CA_KEY=v1.0-f3df183f224a000ba3166b32-5de7ea32ef028f90570d8a1ecf589e98f34904ff40cd852e0e973aa6445234db4107e6d78545bc52b906dab49d81699e90ddde8639332c501cc8145110647d5dc1599d5db65c064dcc",
@@ -76,6 +80,7 @@ export const cloudflareToken: Rule = token({
   description: "Cloudflare user (cfut_) and account (cfat_) API token and global API key (cfk_)",
   placeholder: "<CLOUDFLARE_KEY>",
   keywords: ["cfut_", "cfat_", "cfk_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])(?:cfut|cfat|cfk)_[A-Za-z0-9]{48}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
@@ -91,6 +96,7 @@ export const heroku: Rule = token({
   description: "Heroku platform API token (HRKU-)",
   placeholder: "<HEROKU_TOKEN>",
   keywords: ["hrku-"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])HRKU-[A-Za-z0-9_-]{60}(?![\w-])/dg,
   truePositives: [
     "heroku config:set HEROKU_API_KEY=HRKU-AAGTv04Pd9JDdF90QTSEJRZBJxqMcobCcO-PvW1TGEVLNkT0h9CaOFfZ4JYG",
@@ -104,6 +110,7 @@ export const flyio: Rule = token({
   description: "Fly.io access (fo1_) and macaroon (fm1a_, fm1r_, fm2_) tokens",
   placeholder: "<FLYIO_TOKEN>",
   keywords: ["fo1_", "fm1a_", "fm1r_", "fm2_"],
+  startsAtKeyword: true,
   pattern: () =>
     // `flyctl tokens create` prints one token as macaroons joined by commas.
     /(?<![\w-])(?:fo1_[\w-]{43}|fm(?:1[ar]|2)_[A-Za-z0-9+/_-]{100,2000}={0,3}(?:,fm(?:1[ar]|2)_[A-Za-z0-9+/_-]{60,2000}={0,3}){0,8})(?![\w+/=-])/dg,
@@ -121,6 +128,7 @@ export const netlify: Rule = token({
   description: "Netlify personal access token (nfp_)",
   placeholder: "<NETLIFY_TOKEN>",
   keywords: ["nfp_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])nfp_[A-Za-z0-9]{36,40}(?![\w-])/dg,
   truePositives: ["NETLIFY_AUTH_TOKEN=nfp_OLfWA9KcBmyWmL8tUzdSBKwTqgSWnsoyEfRL"],
   falsePositives: ["nfp_placeholder"],
@@ -132,6 +140,7 @@ export const alibaba: Rule = token({
   description: "Alibaba Cloud access key id (LTAI…)",
   placeholder: "<ALIBABA_KEY>",
   keywords: ["ltai"],
+  startsAtKeyword: true,
   pattern: () => /(?<![A-Za-z0-9])LTAI[A-Za-z0-9]{12,20}(?![A-Za-z0-9])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: ["aliyun configure --access-key-id LTAIi1xj0VQAHKBcWQU5lNut"],
@@ -157,6 +166,7 @@ export const doppler: Rule = token({
   description: "Doppler personal, service, service account, CLI, SCIM and audit tokens (dp.*.)",
   placeholder: "<DOPPLER_TOKEN>",
   keywords: ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w.-])dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,44}(?![\w-])/dg,
   truePositives: [
@@ -172,6 +182,7 @@ export const vault: Rule = token({
   description: "HashiCorp Vault service (hvs.), batch (hvb.) and recovery (hvr.) token",
   placeholder: "<VAULT_TOKEN>",
   keywords: ["hvs.", "hvb.", "hvr."],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w.-])hv[sbr]\.[\w-]{24,400}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
@@ -201,6 +212,7 @@ export const pulumi: Rule = token({
   description: "Pulumi access token (pul-)",
   placeholder: "<PULUMI_TOKEN>",
   keywords: ["pul-"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])pul-[a-f0-9]{40}(?![\w-])/dg,
   truePositives: ["PULUMI_ACCESS_TOKEN=pul-b18e8b88b8904cbb27d495b6aca71a0bcd10f6e9"],
   falsePositives: ["pul-request-handler"],
@@ -228,6 +240,7 @@ export const tailscale: Rule = token({
   description: "Tailscale API, auth, OAuth client, SCIM and webhook keys (tskey-)",
   placeholder: "<TAILSCALE_KEY>",
   keywords: ["tskey-"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])tskey-(?:api|auth|client|oauth|scim|webhook)-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{20,64}(?![\w-])/dg,
   truePositives: [
@@ -242,6 +255,7 @@ export const planetscale: Rule = token({
   description: "PlanetScale service token, OAuth token and database password (pscale_…)",
   placeholder: "<PLANETSCALE_TOKEN>",
   keywords: ["pscale_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])pscale_(?:tkn|pw|oauth)_[\w=.-]{32,64}(?![\w-])/dg,
   truePositives: [
     "PLANETSCALE_SERVICE_TOKEN=pscale_tkn_HoCqkOC4jaPBWOUTJfeZ8oLnvxpjzh1ePygE7FKgn9L",
@@ -255,6 +269,7 @@ export const supabase: Rule = token({
   description: "Supabase access token (sbp_), OAuth token (sbp_oauth_) and secret key (sb_secret_)",
   placeholder: "<SUPABASE_TOKEN>",
   keywords: ["sbp_", "sb_secret_"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])(?:sbp_(?:oauth_)?[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{31,64})(?![\w-])/dg,
   truePositives: [
@@ -270,6 +285,7 @@ export const neon: Rule = token({
   description: "Neon API key (napi_)",
   placeholder: "<NEON_KEY>",
   keywords: ["napi_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])napi_[a-z0-9]{64}(?![\w-])/dg,
   truePositives: [
     "NEON_API_KEY=napi_e41zth0j9hpdz2x3ogcoui503rmuj94tj9zf57ufv1k8erqsbs1hlj8wcfbfzrc7",
@@ -283,6 +299,7 @@ export const denoDeploy: Rule = token({
   description: "Deno Deploy personal (ddp_) and organisation (ddo_) and workflow (ddw_) token",
   placeholder: "<DENO_DEPLOY_TOKEN>",
   keywords: ["ddp_", "ddo_", "ddw_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])dd[pow]_[A-Za-z0-9]{36}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: ["DENO_DEPLOY_TOKEN=ddp_A4j84dPPRzTpE2spp68NBM3swLNgIMxiNEXc"],
@@ -295,6 +312,7 @@ export const render: Rule = token({
   description: "Render API key (rnd_)",
   placeholder: "<RENDER_KEY>",
   keywords: ["rnd_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])rnd_[A-Za-z0-9]{32}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: [
@@ -309,6 +327,7 @@ export const onePassword: Rule = token({
   description: "1Password service account token (ops_eyJ…)",
   placeholder: "<ONEPASSWORD_TOKEN>",
   keywords: ["ops_eyj"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])ops_eyJ[A-Za-z0-9+/_=-]{100,2000}(?![\w+/=-])/dg,
   truePositives: [
     "OP_SERVICE_ACCOUNT_TOKEN=ops_eyJOAzN-BeqtITDBPOAzNSLhwbItUZUY0g0LDSCJz3bg1NODyHC8CLLAxVyFcM_ju-BL76g9_JoNHvtyLOKbpUQq-ECyw3m7nH3oUqO2p4RlHiBV-WXs8uDZlQeyxxVv7ucV6jYBUEsY9IqVHNqnLkdlQZOMd8s7W3GkUpkWFvW06ZjX6DtLCRglHE7i7Vy0pw_sRZx371V8Cek_TRSmTUL_Nw4iFuDRqw7oHAWEShC6Hw1Clrc",

@@ -18,6 +18,7 @@ export const sessionCookie: Rule = {
     "Session cookie's value in a Cookie or Set-Cookie header (its name says sess, sid, token, auth, jwt or remember)",
   placeholder: "<SESSION>",
   keywords: ["cookie:"],
+  startsAtKeyword: true,
   pattern: () =>
     new RegExp(
       // Starts at the header's name (a literal), then looks back for what may stand before it.

@@ -20,6 +20,7 @@ export const pypi: Rule = token({
   description: "PyPI / TestPyPI upload token (pypi-AgEIcHlwaS5vcmc…)",
   placeholder: "<PYPI_TOKEN>",
   keywords: ["pypi-ag"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])pypi-Ag(?:EIcHlwaS5vcmc|ENdGVzdC5weXBpLm9yZw)[\w-]{50,8192}/dg,
   truePositives: [
     "twine upload -u __token__ -p pypi-AgEIcHlwaS5vcmcN54N9n4RtNk8FMQlM2UTs2VvWCSD5xVHHiZ4jfpMhekzy3aa2yPdppvZNicQtJeBJJ2_AiN3CZ6OD9M_yc4qXfutp9KN8Qj4vHjGJWqKokr6tGzE7pzqcyp4 dist/*",
@@ -34,6 +35,7 @@ export const rubygems: Rule = token({
   description: "RubyGems API key (rubygems_)",
   placeholder: "<RUBYGEMS_KEY>",
   keywords: ["rubygems_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])rubygems_[a-f0-9]{48}(?![\w-])/dg,
   truePositives: ["GEM_HOST_API_KEY=rubygems_91250246ed7e596e65222a456f90a38e3ad7ac03a462fd6c"],
   falsePositives: ["rubygems_version_requirement"],
@@ -45,6 +47,7 @@ export const nuget: Rule = token({
   description: "NuGet.org API key (oy2…)",
   placeholder: "<NUGET_KEY>",
   keywords: ["oy2"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])oy2[a-z0-9]{43}(?![\w-])/dg,
   truePositives: [
     "dotnet nuget push pkg.nupkg -k oy2cvryhg03uhy3bkl9sjt89mivjuu1woeoo3yfjse47a2 -s https://api.nuget.org/v3/index.json",
@@ -58,6 +61,7 @@ export const clojars: Rule = token({
   description: "Clojars deploy token (CLOJARS_)",
   placeholder: "<CLOJARS_TOKEN>",
   keywords: ["clojars_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])CLOJARS_[a-z0-9]{60}(?![\w-])/dg,
   truePositives: [
     "CLOJARS_PASSWORD=CLOJARS_h59f6reusf3jczqqdrn9c193truhb6d5suh10cks5qdlqei0h0grjzbf2tdq",
@@ -71,6 +75,7 @@ export const dockerHub: Rule = token({
   description: "Docker Hub personal (dckr_pat_) and organisation (dckr_oat_) access token",
   placeholder: "<DOCKER_TOKEN>",
   keywords: ["dckr_pat_", "dckr_oat_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])dckr_[po]at_[\w-]{27,40}(?![\w-])/dg,
   truePositives: ["docker login -u acme -p dckr_pat_heKux32lHyRNXAv8K0cI4jC7_Ev"],
   falsePositives: ["dckr_pat_XXXXXXXXXXXXXXXXXXXXXXXXXXX"],
@@ -82,6 +87,7 @@ export const jfrog: Rule = token({
   description: "JFrog API key (AKCp) and identity / reference token (cmVmd…, base64 of reftkn)",
   placeholder: "<JFROG_TOKEN>",
   keywords: ["akcp", "cmvmd"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59,8192})(?![\w-])/dg,
   truePositives: [
     "artifactory_api_key: AKCp7TnCTstgDJnq3QyQyHMdrJDa9OTB6H5mZCvkRYoUjghyDS3ElcNt7pOQw5Z1XCTS5csoB",
@@ -96,6 +102,7 @@ export const sonar: Rule = token({
   description: "SonarQube / SonarCloud user (squ_), project (sqp_) and analysis (sqa_) token",
   placeholder: "<SONAR_TOKEN>",
   keywords: ["squ_", "sqp_", "sqa_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])sq[upa]_[a-f0-9]{40}(?![\w-])/dg,
   truePositives: ["mvn sonar:sonar -Dsonar.token=squ_fd54aadae7d3b0e7a6ccb732edc25b0569430288"],
   falsePositives: ["sqp_ marks a project token"],
@@ -108,6 +115,7 @@ export const ciTokens: Rule = token({
     "Buildkite user token (bkua_) and CircleCI personal / project token (CCIPAT_, CCIPRJ_)",
   placeholder: "<CI_TOKEN>",
   keywords: ["bkua_", "ccipat_", "cciprj_"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])(?:bkua_[a-f0-9]{40}|CCI(?:PAT|PRJ)_[A-Za-z0-9]{22}_[a-f0-9]{40})(?![\w-])/dg,
   truePositives: [
@@ -123,6 +131,7 @@ export const postman: Rule = token({
   description: "Postman API key (PMAK-)",
   placeholder: "<POSTMAN_KEY>",
   keywords: ["pmak-"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![\w-])/dg,
   truePositives: [
     'newman run c.json --env-var "apiKey=PMAK-72ce2536abc35b2aadb1b13a-8656da52305c3ded26c526c429e1282b35"',
@@ -136,6 +145,7 @@ export const sentry: Rule = token({
   description: "Sentry organisation (sntrys_) and user (sntryu_) auth token",
   placeholder: "<SENTRY_TOKEN>",
   keywords: ["sntrys_", "sntryu_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])(?:sntrys_[A-Za-z0-9+/_=]{60,400}|sntryu_[a-f0-9]{64})(?![\w+/=-])/dg,
   truePositives: [
     "SENTRY_AUTH_TOKEN=sntrys_eyJpYXQiOQBBEAW6xCsW7ooRpKSTR2IP81SD5NaDYUgmiaYP/LkuNpKH4ahUfAArGUv+WehWYKfPkF7eSuvBQ/3DVZepN0X2HLBMOMbny/tuyjqW1i2ujo5eoRHLjIo23_guly8D9vila3ofWGs9LUoCfiYQN07qRctXM9v/s5z+/",
@@ -151,6 +161,7 @@ export const grafana: Rule = token({
     "Grafana Cloud token (glc_), service account token (glsa_) and legacy API key (eyJrIjoi…)",
   placeholder: "<GRAFANA_TOKEN>",
   keywords: ["glc_", "glsa_", "eyjrijoi"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])(?:glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{70,400}={0,2})(?![\w+/=-])/dg,
   truePositives: [
@@ -168,6 +179,7 @@ export const newRelic: Rule = token({
     "New Relic user (NRAK-), admin (NRAA-), insert (NRII-), browser (NRJS-) and license (…NRAL) key",
   placeholder: "<NEW_RELIC_KEY>",
   keywords: ["nrak-", "nraa-", "nrii-", "nrjs-", "nral"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])(?:NRAK-[A-Z0-9]{27}|NRAA-[a-f0-9]{27}|NRII-[\w-]{32}|NRJS-[a-f0-9]{19})(?![\w-])|(?<=(?<![\w-])(?<head>[a-f0-9]{36}))NRAL(?![\w-])/dg,
   secretFrom: "head",
@@ -185,6 +197,7 @@ export const dynatrace: Rule = token({
   description: "Dynatrace API / platform token (dt0c01.…, dt0s01.…)",
   placeholder: "<DYNATRACE_TOKEN>",
   keywords: ["dt0"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])dt0[a-z]\d{2}\.[A-Z0-9]{24}\.[A-Z0-9]{64}(?![\w-])/dg,
   truePositives: [
     "DT_API_TOKEN=dt0c01.RUKNXQMY4SZ8IQ8XD3Y0IUGH.SGKIJ41PO7G0I9NGKQQZDZOA3I2EDLQPLH7OU0YXW039PW64YDV4D0IB9X3978IH",
@@ -198,6 +211,7 @@ export const linear: Rule = token({
   description: "Linear API key (lin_api_) and OAuth token (lin_oauth_)",
   placeholder: "<LINEAR_KEY>",
   keywords: ["lin_api_", "lin_oauth_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])lin_(?:api_[A-Za-z0-9]{40}|oauth_[a-f0-9]{64})(?![\w-])/dg,
   truePositives: [
     'new LinearClient({ apiKey: "lin_api_00agCugiwZ2rH8zG23A4sedlL8dkZtFD2lfpje7K" })',
@@ -211,6 +225,7 @@ export const atlassian: Rule = token({
   description: "Atlassian API token (ATATT3…, ATCTT3…, ATSTT3…) and Bitbucket app password (ATBB…)",
   placeholder: "<ATLASSIAN_TOKEN>",
   keywords: ["atatt3", "atctt3", "atstt3", "atbb"],
+  startsAtKeyword: true,
   // `(?![\w=-]{301})`: a run too long fails at once instead of backtracking from 300 to 150.
   pattern: () =>
     /(?<![\w-])(?:AT[ACS]TT3(?![\w=-]{301})[\w=-]{150,300}|ATBB[A-Za-z0-9_=.-]{24,40})(?![\w=-])/dg,
@@ -228,6 +243,7 @@ export const notion: Rule = token({
   description: "Notion integration token (ntn_ + 40–60, legacy secret_ + 43)",
   placeholder: "<NOTION_TOKEN>",
   keywords: ["ntn_", "secret_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])(?:ntn_[A-Za-z0-9]{40,60}|secret_[A-Za-z0-9]{43})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
@@ -248,6 +264,7 @@ export const figma: Rule = token({
   description: "Figma personal access token (figd_)",
   placeholder: "<FIGMA_TOKEN>",
   keywords: ["figd_", "figu_", "figo_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])fig[duo]_[\w-]{40,64}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
@@ -275,6 +292,7 @@ export const airtable: Rule = token({
   description: "Airtable personal access token (pat….64 hex)",
   placeholder: "<AIRTABLE_TOKEN>",
   keywords: ["pat"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![\w-])/dg,
   truePositives: [
     "AIRTABLE_TOKEN=patu7HlhmAEaK6gZq.7396d6c45a7bb5e31b2b70c7ff0ef03e2be8837c3c845050b4a96dc01a12ae41",
@@ -289,6 +307,7 @@ export const saasTokens: Rule = token({
     "Contentful (CFPAT-), ReadMe (rdme_), Typeform (tfp_), Prefect (pnu_, pnb_), Infracost (ico-), Frame.io (fio-u-) and Scalingo (tk-us-) tokens",
   placeholder: "<API_TOKEN>",
   keywords: ["cfpat-", "rdme_", "tfp_", "pnu_", "pnb_", "ico-", "fio-u-", "tk-us-"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])(?:CFPAT-[\w-]{43}|rdme_[a-z0-9]{70}|tfp_[\w.=-]{40,80}|pn[ub]_[A-Za-z0-9]{36}|ico-[A-Za-z0-9]{32}|fio-u-[\w=-]{64}|tk-us-[\w-]{48})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
@@ -310,6 +329,7 @@ export const launchdarkly: Rule = token({
   description: "LaunchDarkly API access token (api-uuid) and server SDK key (sdk-uuid)",
   placeholder: "<LAUNCHDARKLY_KEY>",
   keywords: ["api-", "sdk-"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])(?:api|sdk)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
   truePositives: ["LD_SDK_KEY=sdk-d41387ff-902f-4b01-ace5-3a37a170c1ba"],
@@ -322,6 +342,7 @@ export const octopus: Rule = token({
   description: "Octopus Deploy API key (API-)",
   placeholder: "<OCTOPUS_KEY>",
   keywords: ["api-"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])API-[A-Z0-9]{26,32}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: ["octo list-projects --apiKey API-P3AH05KZ0BOLZMXKJYDJ4Y1ICF"],
@@ -334,6 +355,7 @@ export const age: Rule = token({
   description: "age encryption secret key (AGE-SECRET-KEY-1…)",
   placeholder: "<AGE_KEY>",
   keywords: ["age-secret-key-1"],
+  startsAtKeyword: true,
   pattern: () => /AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}(?![\w-])/dg,
   truePositives: [
     "# created: 2026-01-02\nAGE-SECRET-KEY-1GJZ40C85WKH63WUR0A3HPQ28MDT8EKMREELH0HRDGH4H9T885HPWMYACEU",

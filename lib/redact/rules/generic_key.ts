@@ -728,6 +728,7 @@ export const clientKeyArgument: Rule = {
     "Key passed by position to an API client's constructor (NewClient(id, key), ClientV2(key), algoliasearch(appId, key))",
   placeholder: "<SECRET>",
   keywords: ["client", "algoliasearch"],
+  startsAtKeyword: true,
   pattern: () =>
     new RegExp(
       // Algolia's client is made by `algoliasearch(appId, apiKey)`.
@@ -989,6 +990,7 @@ export const genericKeyQuoted: Rule = {
     "Quoted key or secret with symbols under a name that says secret (Django SECRET_KEY, WordPress define('AUTH_KEY', …))",
   placeholder: "<SECRET>",
   keywords: ["key", "secret", "token", "salt"],
+  startsAtKeyword: true,
   // A quote, then a key symbol before the next quote, or a line's value with
   // two: what every match holds. Text of names alone (`key` repeated) never
   // runs the pattern.

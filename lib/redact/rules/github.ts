@@ -18,6 +18,7 @@ export const githubPat: Rule = token({
   description: "GitHub personal access token, classic (ghp_) and fine-grained (github_pat_)",
   placeholder: "<GH_PAT>",
   keywords: ["ghp_", "github_pat_"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![A-Za-z0-9_])(?:ghp_[A-Za-z0-9]{30,251}|github_pat_[A-Za-z0-9_]{40,244})(?![A-Za-z0-9_])/dg,
   validators: [notPlaceholder, minEntropy(3)],
@@ -42,6 +43,7 @@ export const githubToken: Rule = token({
     "GitHub OAuth (gho_), user-to-server (ghu_), server-to-server (ghs_, also ghs_<id>_<JWT>) and refresh (ghr_) tokens",
   placeholder: "<GH_TOKEN>",
   keywords: ["gho_", "ghu_", "ghs_", "ghr_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w.-])gh[ousr]_[A-Za-z0-9_.-]{29,1500}[A-Za-z0-9_-](?![\w-])/dg,
   validators: [notPlaceholder, minEntropy(3)],
   truePositives: [

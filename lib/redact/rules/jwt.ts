@@ -26,6 +26,7 @@ export const jwt: Rule = {
   description: "JSON Web Token: base64url JSON header and payload, and the signature if any",
   placeholder: "<JWT>",
   keywords: ["eyj"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])eyJ[\w-]{6,8192}\.eyJ[\w-]{6,8192}(?<signature>\.[\w-]{0,8192})?(?![\w-])/dg,
   priority: 700,
@@ -62,6 +63,7 @@ export const jwtBase64: Rule = {
   description: "A JSON Web Token encoded once more in base64 (ZXlK…)",
   placeholder: "<JWT>",
   keywords: ["zxlk"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w+/-])ZXlK[A-Za-z0-9+/]{40,8192}={0,2}(?![\w+/=-])/dg,
   priority: 700,
   validators: [decodesToJwt],

@@ -97,6 +97,7 @@ export const mailgun: Rule = token({
   description: "Mailgun private API key (key- + 32 hex)",
   placeholder: "<MAILGUN_KEY>",
   keywords: ["key-"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])key-[0-9a-f]{32}(?![\w-])/dg,
   truePositives: [
     "curl -s --user 'api:key-b0a7487049058c938c13021e4b415266' https://api.mailgun.net/v3/domains",
@@ -110,6 +111,7 @@ export const mailchimp: Rule = token({
   description: "Mailchimp API key (32 hex + data centre, -us12)",
   placeholder: "<MAILCHIMP_KEY>",
   keywords: ["-us"],
+  startsAtKeyword: true,
   // The literal first and the hex in a lookbehind: a pattern that opens with a
   // character class is tried at every offset (37 ms a MiB of prose, 3 ms so).
   pattern: () => /(?<=(?<![\w-])(?<head>[0-9a-f]{32}))-us\d{1,2}(?![\w-])/dg,
@@ -127,6 +129,7 @@ export const mailKeys: Rule = token({
     "Brevo / Sendinblue (xkeysib-, xsmtpsib-), MailerSend (mlsn.) and Resend (re_) API keys",
   placeholder: "<MAIL_API_KEY>",
   keywords: ["xkeysib-", "xsmtpsib-", "mlsn.", "re_"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w.-])(?:x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}|mlsn\.[a-f0-9]{64}|re_[A-Za-z0-9]{8}_?[A-Za-z0-9]{24,32})(?![\w-])/dg,
   validators: [
@@ -156,6 +159,7 @@ export const intercom: Rule = token({
   description: "Intercom access token (dG9rOj…, base64 of tok:)",
   placeholder: "<INTERCOM_TOKEN>",
   keywords: ["dg9roj"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w+/-])dG9rOj[A-Za-z0-9+/_-]{40,120}={0,2}(?![\w+/=-])/dg,
   truePositives: [
     "INTERCOM_ACCESS_TOKEN=dG9rOjWgDZ7NFkDyH9dt6PQiSg86WqkoSRWX97vz1+GwZvt2vCC5XdoUpWpe=",

@@ -17,6 +17,7 @@ export const azureSasSignature: Rule = {
   description: "Azure shared access signature: the sig= value of a SAS URL or token",
   placeholder: "<AZURE_SAS>",
   keywords: ["sig="],
+  startsAtKeyword: true,
   pattern: () =>
     // A mail client may wrap a long URL: a signature cut short of 40 goes on at the next line.
     /(?<=[?&;\s"'])sig=(?<secret>(?:[A-Za-z0-9%+/]{40,120}|[A-Za-z0-9%+/]{16,39}\r?\n[A-Za-z0-9%+/]{4,120})={0,2}(?:%3[Dd]){0,2})(?![A-Za-z0-9%+/=])/dg,
@@ -42,6 +43,7 @@ export const azureDevOps: Rule = token({
   description: "Azure DevOps personal access token (84 characters with AZDO at 77–80)",
   placeholder: "<AZURE_DEVOPS_PAT>",
   keywords: ["azdo"],
+  startsAtKeyword: true,
   // Starts at the literal `AZDO` and looks back for the 76 characters before it (a leading class: every offset).
   pattern: () => /(?<=(?<![\w-])(?<head>[A-Za-z0-9]{76}))AZDO[A-Za-z0-9]{4}(?![\w-])/dg,
   secretFrom: "head",
@@ -58,6 +60,7 @@ export const azureAppConfig: Rule = {
   description: "Azure App Configuration connection string: the Secret= after …azconfig.io;Id=…",
   placeholder: "<AZURE_KEY>",
   keywords: [".azconfig.io"],
+  startsAtKeyword: true,
   pattern: () =>
     /\.azconfig\.io;\s{0,4}Id=[\w+/:-]{8,40};\s{0,4}Secret=(?<secret>[A-Za-z0-9+/]{36,60}={0,2})(?![\w+/=])/dg,
   secretGroup: "secret",

@@ -13,6 +13,7 @@ export const npm: Rule = {
   description: "npm access token",
   placeholder: "<NPM_TOKEN>",
   keywords: ["npm_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])npm_[A-Za-z0-9]{30,8192}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder, minEntropy(3)],

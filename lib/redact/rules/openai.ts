@@ -15,6 +15,7 @@ export const openai: Rule = {
   description: "OpenAI API key, legacy and project / service-account / admin forms",
   placeholder: "<OPENAI_KEY>",
   keywords: ["sk-"],
+  startsAtKeyword: true,
   // `task-`, `disk-` and `risk-` hold the keyword too; only a word that starts with it can match.
   precheck: (facts) => facts.startsWord("sk-"),
   pattern: () =>

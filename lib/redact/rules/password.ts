@@ -575,6 +575,7 @@ export const passwordHelmSet: Rule = {
   description: "Password in a helm --set / --set-string value (--set auth.password=…)",
   placeholder: "<PASSWORD>",
   keywords: ["--set"],
+  startsAtKeyword: true,
   pattern: () =>
     /--set(?:-string)?[ \t]+['"]?(?:[\w.[\]-]{1,200}=[^\s,'"]{0,4096},)*(?<name>[\w.[\]-]{0,100}?(?:pass|pw|pswd)[\w.[\]-]{0,60})=(?<secret>[^\s,'"\\]{1,4096})/dgi,
   secretGroup: "secret",
@@ -1149,6 +1150,7 @@ export const nagiosResourceMacro: Rule = {
   description: "Password in a Nagios resource macro ($USER3$=… in resource.cfg)",
   placeholder: "<PASSWORD>",
   keywords: ["$user"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w$])\$USER\d{1,3}\$=(?<secret>[^\s/][^\s]{0,4095})/dg,
   secretGroup: "secret",
   priority: 450,

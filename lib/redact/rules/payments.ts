@@ -18,6 +18,7 @@ export const shopify: Rule = token({
     "Shopify access (shpat_), shared secret (shpss_), custom app (shpca_) and private app (shppa_) token",
   placeholder: "<SHOPIFY_TOKEN>",
   keywords: ["shpat_", "shpss_", "shpca_", "shppa_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![\w-])/dg,
   truePositives: [
     "SHOPIFY_ADMIN_TOKEN=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",
@@ -32,6 +33,7 @@ export const square: Rule = token({
   description: "Square access token (EAAA…, sq0atp-) and OAuth secret (sq0csp-)",
   placeholder: "<SQUARE_TOKEN>",
   keywords: ["eaaa", "sq0atp-", "sq0csp-"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])(?:EAAA[\w-]{60}|sq0atp-[\w-]{22}|sq0csp-[\w-]{43})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: [
@@ -47,6 +49,7 @@ export const flutterwave: Rule = token({
   description: "Flutterwave secret key (FLWSECK-…-X) and encryption key (FLWSECK_TEST…)",
   placeholder: "<FLUTTERWAVE_KEY>",
   keywords: ["flwseck"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])FLWSECK(?:_TEST)?(?:-[a-h0-9]{32}-X|[a-h0-9]{12})(?![\w-])/dg,
   truePositives: ["FLW_SECRET_KEY=FLWSECK_TEST-9ad41914b5d695a513e1d55be60456c2-X"],
   falsePositives: ["FLWPUBK_TEST-0123456789abcdef0123456789abcdef-X is public"],
@@ -78,6 +81,7 @@ export const plaid: Rule = token({
   description: "Plaid access token (access-sandbox|development|production-uuid)",
   placeholder: "<PLAID_TOKEN>",
   keywords: ["access-sandbox-", "access-development-", "access-production-"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])access-(?:sandbox|development|production)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
   truePositives: ['{"access_token": "access-production-471d1c0f-0f07-4fe4-a406-66a0d8747310"}'],
@@ -90,6 +94,7 @@ export const braintree: Rule = token({
   description: "Braintree / PayPal access token (access_token$production$…$…)",
   placeholder: "<BRAINTREE_TOKEN>",
   keywords: ["access_token$"],
+  startsAtKeyword: true,
   pattern: () => /access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}(?![\w-])/dg,
   truePositives: [
     "BT_TOKEN=access_token$production$guzoirl9ruh56rqr$0bf5c5ea548b9cde8aa9164511bb3e25",
@@ -108,6 +113,7 @@ export const razorpay: Rule = token({
     "Razorpay key secret, next to its key id (rzp_live_/rzp_test_) as a call's next argument or after a colon",
   placeholder: "<RAZORPAY_SECRET>",
   keywords: ["rzp_live_", "rzp_test_"],
+  startsAtKeyword: true,
   pattern: () =>
     /rzp_(?:live|test)_[A-Za-z0-9]{14}(?:\\{0,3}["'][ \t]*,\s{0,40}\\{0,3}["']|:)(?<secret>[A-Za-z0-9]{20,32})(?![A-Za-z0-9])/dg,
   secretGroup: "secret",
@@ -134,6 +140,7 @@ export const vnpayHashSecret: Rule = token({
   description: "VNPAY hash secret (32 capitals and digits) under a hash-secret name",
   placeholder: "<VNPAY_SECRET>",
   keywords: ["hashsecret", "hash_secret", "hash-secret"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?:[Hh]ash|HASH)[_-]?(?:[Ss]ecret|SECRET)\\{0,3}["']?[ \t]{0,4}(?::=|=>|[:=])[ \t]{0,4}\\{0,3}["']?(?<secret>[A-Z0-9]{32})(?![A-Za-z0-9])/dg,
   secretGroup: "secret",

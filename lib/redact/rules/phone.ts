@@ -267,6 +267,7 @@ export const phoneChatLink: Rule = {
   description: "Phone number in a WhatsApp or Zalo click-to-chat link",
   placeholder: "<PHONE>",
   keywords: ["wa.me/", "whatsapp.com/send", "zalo.me/"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?:wa\.me\/|zalo\.me\/|whatsapp\.com\/send\/?\?phone=)\+?(?<secret>\d{8,15})(?![\w-])/dg,
   secretGroup: "secret",

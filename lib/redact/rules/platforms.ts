@@ -21,6 +21,7 @@ export const onePasswordSecretKey: Rule = token({
   description: "1Password account secret key (A3-XXXXXX-…)",
   placeholder: "<ONEPASSWORD_KEY>",
   keywords: ["a3-"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
@@ -51,6 +52,7 @@ export const harness: Rule = token({
   description: "Harness personal (pat.) and service account (sat.) token",
   placeholder: "<HARNESS_TOKEN>",
   keywords: ["pat.", "sat."],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w.-])[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}(?![\w.-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
@@ -67,6 +69,7 @@ export const sourcegraph: Rule = token({
     "Sourcegraph access token (sgp_, sgp_local_, sgp_<instance>_) and Segment public API token (sgp_ + 64)",
   placeholder: "<SOURCEGRAPH_TOKEN>",
   keywords: ["sgp_"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])sgp_(?:(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}|[A-Za-z0-9]{64})(?![\w-])/dg,
   truePositives: [
@@ -83,6 +86,7 @@ export const clickhouse: Rule = token({
   description: "ClickHouse Cloud API secret key (4b1d…)",
   placeholder: "<CLICKHOUSE_KEY>",
   keywords: ["4b1d"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])4b1d[A-Za-z0-9]{38}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: ["CLICKHOUSE_KEY_SECRET=4b1duUBBpuwgi4IYZpRbGxneL9ZKCdplzzgXOvr7uw"],
@@ -95,6 +99,7 @@ export const openshift: Rule = token({
   description: "OpenShift OAuth access token (sha256~…)",
   placeholder: "<OPENSHIFT_TOKEN>",
   keywords: ["sha256~"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])sha256~[\w-]{43}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
@@ -109,6 +114,7 @@ export const settlemint: Rule = token({
   description: "SettleMint application (sm_aat_), personal (sm_pat_) and service (sm_sat_) token",
   placeholder: "<SETTLEMINT_TOKEN>",
   keywords: ["sm_aat_", "sm_pat_", "sm_sat_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])sm_[aps]at_[A-Za-z0-9]{16}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: ["SETTLEMINT_ACCESS_TOKEN=sm_pat_euOp0FtXnTnlrGW1"],
@@ -121,6 +127,7 @@ export const maxmind: Rule = token({
   description: "MaxMind GeoIP licence key (…_mmk)",
   placeholder: "<MAXMIND_KEY>",
   keywords: ["_mmk"],
+  startsAtKeyword: true,
   // Starts at the literal `_mmk` and looks back for the rest: a leading class made V8 try every offset.
   pattern: () => /(?<=(?<![\w-])(?<head>[A-Za-z0-9]{6}_[A-Za-z0-9]{29}))_mmk(?![\w-])/dg,
   secretFrom: "head",
@@ -135,6 +142,7 @@ export const hubspot: Rule = token({
   description: "HubSpot private app access token (pat-na1-uuid, pat-eu1-uuid)",
   placeholder: "<HUBSPOT_TOKEN>",
   keywords: ["pat-na", "pat-eu", "pat-ap"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])pat-(?:na|eu|ap)\d-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
   truePositives: [
@@ -149,6 +157,7 @@ export const oauthClientSecrets: Rule = token({
   description: "Adobe (p8e-) and 42 Intra (s-s4t2ud-, s-s4t2af-) OAuth client secret",
   placeholder: "<CLIENT_SECRET>",
   keywords: ["p8e-", "s-s4t2"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])(?:p8e-[A-Za-z0-9]{32}|s-s4t2(?:ud|af)-[a-f0-9]{64})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: [
@@ -164,6 +173,7 @@ export const definedNetworking: Rule = token({
   description: "Defined Networking (Managed Nebula) API key (dnkey-…-…)",
   placeholder: "<DNKEY>",
   keywords: ["dnkey-"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])dnkey-[\w=-]{26}-[\w=-]{52}(?![\w=-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
@@ -218,6 +228,7 @@ export const cratesIo: Rule = token({
   description: "crates.io API token (cio + 32)",
   placeholder: "<CRATES_IO_TOKEN>",
   keywords: ["cio"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])cio[A-Za-z0-9]{32}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: ["CARGO_REGISTRY_TOKEN=cioz0KgtkPpj6jwORyaoV6fXfJ44t1yOdjZ cargo publish"],
@@ -230,6 +241,7 @@ export const stackhawk: Rule = token({
   description: "StackHawk API key (hawk.….…)",
   placeholder: "<STACKHAWK_KEY>",
   keywords: ["hawk."],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w.-])hawk\.[\w-]{20}\.[\w-]{20}(?![\w.-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: ['HAWK_API_KEY="hawk.59FrBqslkNbRYytu3qgx.wWiHaTRMEr7dMZwo2aas"'],
@@ -242,6 +254,7 @@ export const amazonMws: Rule = token({
   description: "Amazon MWS auth token (amzn.mws.uuid)",
   placeholder: "<MWS_TOKEN>",
   keywords: ["amzn.mws."],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w.-])amzn\.mws\.[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
   truePositives: ["MWS_AUTH_TOKEN=amzn.mws.a8f0ef03-9d91-8fd2-7fb4-f072104d4430"],
@@ -254,6 +267,7 @@ export const salesforce: Rule = token({
   description: "Salesforce access token (00D org id ! token)",
   placeholder: "<SALESFORCE_TOKEN>",
   keywords: ["00d"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,120}(?![\w.-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
@@ -269,6 +283,7 @@ export const workTools: Rule = token({
     "ClickUp personal token (pk_<user id>_…), PostHog personal API key (phx_) and Honeycomb key (hcaik_, hcxik_, hcamk_, hcxmk_)",
   placeholder: "<API_TOKEN>",
   keywords: ["pk_", "phx_", "hcaik_", "hcxik_", "hcamk_", "hcxmk_"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])(?:pk_\d{5,12}_[A-Z0-9]{32}|phx_[A-Za-z0-9]{40,50}|hc[ax][im]k_[A-Za-z0-9]{20,80})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
@@ -286,6 +301,7 @@ export const adafruit: Rule = token({
   description: "Adafruit IO key (aio_ + 28 characters)",
   placeholder: "<API_TOKEN>",
   keywords: ["aio_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])aio_[A-Za-z0-9]{28}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: ["io = Client('maker', 'aio_Xk8Lq2Wm7Rz4Tn9Vb3Pc6Hd1Jf5G')"],
@@ -302,6 +318,7 @@ export const schemaRegistryUserInfo: Rule = {
     "Schema Registry credentials in a Kafka client's config (basic.auth.user.info=KEY:SECRET)",
   placeholder: "<SECRET>",
   keywords: ["basic.auth.user.info"],
+  startsAtKeyword: true,
   pattern: () =>
     /basic\.auth\.user\.info\\{0,3}["']?[ \t]{0,4}[=:][ \t]{0,4}\\{0,3}["']?[^\s:"'\\]{1,100}:(?<secret>[^\s"'\\]{8,512})/dg,
   secretGroup: "secret",

@@ -101,6 +101,7 @@ export const privateKeyBase64: Rule = {
   description: "Base64 of a PEM private key block (LS0tLS1CRUdJTi…, kubeconfig client-key-data)",
   placeholder: "<PRIVATE_KEY>",
   keywords: ["ls0tls1crudjti"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]{60,20000}={0,2}(?![A-Za-z0-9+/=])/dg,
   priority: 900,
@@ -121,6 +122,7 @@ export const puttyPrivateKey: Rule = {
   description: "PuTTY private key file (PuTTY-User-Key-File-2/3 … Private-MAC), the whole file",
   placeholder: "<PRIVATE_KEY>",
   keywords: ["putty-user-key-file-"],
+  startsAtKeyword: true,
   pattern: () =>
     /PuTTY-User-Key-File-[23]:[^\n]{1,200}\n(?:[^\n]{0,200}\n){1,60}?Private-MAC:[ \t]*[a-f0-9]{40,64}/dg,
   priority: 900,

@@ -14,6 +14,7 @@ export const privateSpan: Rule = {
   description: "A span the user marked <private>…</private>; unclosed runs to the end",
   placeholder: "<PRIVATE>",
   keywords: ["<private>"],
+  startsAtKeyword: true,
   pattern: () => /<private>[\s\S]*?(?:<\/private>|$)/dgi,
   priority: 1000,
   validators: [],

@@ -13,6 +13,7 @@ export const sendgrid: Rule = {
   description: "SendGrid API key",
   placeholder: "<SENDGRID_KEY>",
   keywords: ["sg."],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder],

@@ -15,6 +15,7 @@ export const slackToken: Rule = {
   description: "Slack bot, user, app-level and configuration tokens",
   placeholder: "<SLACK_TOKEN>",
   keywords: ["xox", "xapp-"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,8192}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder, hasDigitAndLetter],
@@ -37,6 +38,7 @@ export const slackWebhook: Rule = {
   description: "Slack incoming-webhook secret (the last path segment)",
   placeholder: "<SLACK_WEBHOOK>",
   keywords: ["hooks.slack.com"],
+  startsAtKeyword: true,
   pattern: () =>
     /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}\/(?<secret>[A-Za-z0-9]{16,8192})/dg,
   secretGroup: "secret",

@@ -90,6 +90,7 @@ export const ssnValue: Rule = {
   description: "US social security number as nine bare digits, the value of a key naming an SSN",
   placeholder: "<SSN>",
   keywords: ["ssn", "social"],
+  startsAtKeyword: true,
   // Starts at the key (a literal), then looks back for what may stand before it.
   pattern: () =>
     /(?:[Ss][Ss][Nn]|[Ss]ocial_?[Ss]ecurity(?:_?[Nn](?:o|umber))?|SOCIAL_?SECURITY(?:_?N(?:O|UMBER))?)(?<![A-Za-z](?:[Ss][Ss][Nn]|[Ss]ocial_?[Ss]ecurity(?:_?[Nn](?:o|umber))?|SOCIAL_?SECURITY(?:_?N(?:O|UMBER))?))\\{0,3}["']?[ \t]{0,4}[:=][ \t]{0,4}\\{0,3}["']?(?<secret>\d{9})(?![\w-]|\.\d)/dg,

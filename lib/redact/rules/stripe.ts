@@ -14,6 +14,7 @@ export const stripe: Rule = {
   description: "Stripe secret and restricted keys (live and test)",
   placeholder: "<STRIPE_KEY>",
   keywords: ["sk_live_", "sk_test_", "rk_live_", "rk_test_", "sk_prod_", "rk_prod_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])[sr]k_(?:live|test|prod)_[A-Za-z0-9]{16,8192}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder, minEntropy(3)],

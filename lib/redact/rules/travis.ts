@@ -15,6 +15,7 @@ export const travisSecure: Rule = {
   description: 'Travis CI encrypted variable (secure: "base64")',
   placeholder: "<SECRET>",
   keywords: ["secure:"],
+  startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])secure:[ \t]*(?<q>["']?)(?<secret>[A-Za-z0-9+/]{40,4096}={0,2})\k<q>(?![A-Za-z0-9+/=])/dg,
   secretGroup: "secret",

@@ -51,6 +51,7 @@ export const urlPassword: Rule = {
   description: "Password in URL credentials (scheme://user:password@host)",
   placeholder: "<PASSWORD>",
   keywords: ["://"],
+  startsAtKeyword: true,
   // Most URLs carry no credentials: without an `@` the pattern is never compiled.
   precheck: (facts) => facts.text.includes("@"),
   pattern: () =>
@@ -98,6 +99,7 @@ export const urlTokenUser: Rule = {
     "Token as the user part of URL credentials (https://TOKEN:x-oauth-basic@host, https://TOKEN@host)",
   placeholder: "<URL_TOKEN>",
   keywords: ["x-oauth-basic", "://"],
+  startsAtKeyword: true,
   precheck: (facts) => facts.text.includes("@"),
   pattern: () =>
     /(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<secret>[A-Za-z0-9_-]{20,255})(?::x-oauth-basic)?@(?=[\w.[-])/dg,
@@ -134,6 +136,7 @@ export const dsnPassword: Rule = {
   description: "Password in a Go MySQL DSN (user:password@tcp(host:port)/db, also unix(…))",
   placeholder: "<PASSWORD>",
   keywords: ["@tcp(", "@unix("],
+  startsAtKeyword: true,
   // Starts at the literal `@tcp(`/`@unix(` and looks back for the credentials.
   pattern: () =>
     /(?<=(?<![\w.:/-])(?<user>[\w.-]{1,100}):(?<secret>[^\s:@/'"`%]{1,200}))@(?:tcp|unix)\(/dgi,

@@ -13,6 +13,7 @@ export const webhookSecret: Rule = {
   description: "Webhook signing secret (whsec_)",
   placeholder: "<WEBHOOK_SECRET>",
   keywords: ["whsec_"],
+  startsAtKeyword: true,
   pattern: () => /(?<![\w-])whsec_[A-Za-z0-9+/=]{20,8192}/dg,
   priority: 800,
   validators: [notPlaceholder],
