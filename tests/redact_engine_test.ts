@@ -761,6 +761,23 @@ Deno.test("placeholderProblem: a template's shapes are templates, a password's r
   assert.equal(isSymbolNoise("abc{def}ghijkl"), false);
 });
 
+Deno.test("placeholderProblem: names, code and counting typed as values are no secrets", () => {
+  assert.equal(
+    placeholderProblem("arn:aws:iam::aws:policy/IAMUserChangePassword"),
+    "an AWS resource's name",
+  );
+  assert.equal(placeholderProblem(".$cfg['main']"), "a concatenation");
+  assert.equal(placeholderProblem("+ $password"), "a concatenation");
+  assert.equal(placeholderProblem("#toggle-password"), "a CSS selector");
+  assert.equal(placeholderProblem("a0b1c2d3-e4f5-g6h7-i8j9"), "letters and digits counted in turn");
+  assert.equal(placeholderProblem("&lt;YOUR_PASSWORD&gt;"), "template syntax");
+  assert.equal(placeholderProblem("pass"), "placeholder word pass");
+  assert.equal(placeholderProblem("not-set"), "placeholder word not-set");
+  // Random values stay secrets.
+  assert.equal(placeholderProblem("#Tq8-Lm3v-Xr7"), undefined);
+  assert.equal(placeholderProblem("a7b1c9d3-e4f5-k6h7"), undefined);
+});
+
 Deno.test("placeholderProblem: a stand-in word in the marks that set it apart ([FILTERED], __SET_ME__) and a secret store's reference are stand-ins", () => {
   assert.equal(placeholderProblem("[FILTERED]"), "placeholder word [FILTERED]");
   assert.equal(placeholderProblem("__SET_ME__"), "a token a deploy replaces");

@@ -258,7 +258,8 @@ function plainlyNotPlaceholder(value: string): boolean {
 const PLACEHOLDER_WORDS =
   "null none nil undefined true false changeme change_me change-me password passwd secret token " +
   "example sample dummy test redacted hidden masked placeholder todo tbd filtered omitted removed " +
-  "set_me setme set-me fill_me fillme fill-me replace_me replaceme replace-me";
+  "set_me setme set-me fill_me fillme fill-me replace_me replaceme replace-me pass not-set notset " +
+  "not_set unset";
 
 /**
  * Whether `value` may stand for a secret kept elsewhere (see
@@ -284,6 +285,8 @@ const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 function referenceProblem(value: string): string | undefined {
   if (!mayReferToASecret(value)) return undefined;
   if (SECRET_STORE_REFERENCE.test(value)) return "a secret store's reference";
+  // Any other AWS resource's name (`arn:aws:iam::aws:policy/IAMUserChangePassword`) is a name.
+  if (/^arn:aws[\w-]*:[\w-]+:/.test(value)) return "an AWS resource's name";
   // SQL's bound parameters: `SET PASSWORD = :new_password`, `@pwd`, `$1`.
   // A parameter's name is letters, then perhaps digits: `@Raven349s` is a password.
   if (/^(?::|@)[A-Za-z_][A-Za-z_]*\d*$|^\$\d+$/.test(value)) return "a bound parameter";
@@ -344,13 +347,21 @@ export const placeholderProblem: (value: string) => string | undefined = remembe
 
 function placeholderProblemOf(value: string): string | undefined {
   if (value.length === 0) return "empty";
+  // `'#toggle-password'`: a CSS selector.
+  if (/^[#.][a-z]+(?:-[a-z]+)+$/.test(value)) return "a CSS selector";
+  if (isInterleavedCount(value) && !isAscendingRuns(value)) {
+    return "letters and digits counted in turn";
+  }
   if (plainlyNotPlaceholder(value)) return undefined;
   // `$(` and `%(` start a substitution only before a name (`$(cat f)`, `%(name)s`): Django's
   // generated keys hold `$(=8…` too.
-  if (/[<>{}]|\$\([\w$]|\$\{|%\(\w|%s\b|\{\{/.test(value) && !isSymbolNoise(value)) {
+  // HTML's `&lt;YOUR_PASSWORD&gt;` is `<YOUR_PASSWORD>` escaped.
+  if (/[<>{}]|\$\([\w$]|\$\{|%\(\w|%s\b|\{\{|&[lg]t;/.test(value) && !isSymbolNoise(value)) {
     return "template syntax";
   }
   if (value.startsWith("$") || /^%(?:\w+%|\d$)/.test(value)) return "variable reference";
+  // PHP's and JavaScript's `'password = ' . $cfg[…]`: what follows the quote is code.
+  if (/^[.+][ \t]*\$[A-Za-z_]/.test(value)) return "a concatenation";
   const reference = referenceProblem(value);
   if (reference !== undefined) return reference;
   if (isPlaceholderWord(value)) return `placeholder word ${value}`;
@@ -398,6 +409,17 @@ export function isSymbolNoise(value: string): boolean {
     if (NOISE_SYMBOLS.includes(char) && !symbols.includes(char)) symbols += char;
   }
   return symbols.length >= 4 && !TEMPLATE_SHAPE.test(value);
+}
+
+/**
+ * Whether `value`'s letters and its digits each count up (`a0b1c2d3-e4f5-…`,
+ * `1a2b3c4d…`): a stand-in typed to look random.
+ */
+function isInterleavedCount(value: string): boolean {
+  const letters = value.replace(/[^A-Za-z]/g, "");
+  const digits = value.replace(/\D/g, "");
+  return letters.length >= 6 && digits.length >= 6 && isAscendingRuns(letters) &&
+    isAscendingRuns(digits);
 }
 
 /**
@@ -584,6 +606,8 @@ function passwordShapeProblemOf(value: string): string | undefined {
   }
   // `random_password.db: Refreshing state…`: a capitalised word of a log line.
   if (/^[A-Z][a-z]+$/.test(value)) return "a word";
+  // `password combination.`: a word that ends a sentence.
+  if (/^[A-Za-z][a-z]+[.,;:!?]$/.test(value)) return "a word and its sentence's mark";
   if (/^https?:/.test(value)) return "URL";
   // `LoadCredential=db_password:/etc/credstore/db_password`: where the password is kept.
   if (/^(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]*$/.test(value)) return "a file path";

@@ -176,17 +176,20 @@ export const grafana: Rule = token({
 export const newRelic: Rule = token({
   id: "new_relic_key",
   description:
-    "New Relic user (NRAK-), admin (NRAA-), insert (NRII-), browser (NRJS-) and license (…NRAL) key",
+    "New Relic user (NRAK-), admin (NRAA-), insert (NRII-), query (NRIQ-), browser (NRJS-) and license (…NRAL) key",
   placeholder: "<NEW_RELIC_KEY>",
-  keywords: ["nrak-", "nraa-", "nrii-", "nrjs-", "nral"],
+  keywords: ["nrak-", "nraa-", "nrii-", "nriq-", "nrjs-", "nral"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])(?:NRAK-[A-Z0-9]{27}|NRAA-[a-f0-9]{27}|NRII-[\w-]{32}|NRJS-[a-f0-9]{19})(?![\w-])|(?<=(?<![\w-])(?<head>[a-f0-9]{36}))NRAL(?![\w-])/dg,
+    /(?<![\w-])(?:NRAK-[A-Z0-9]{27}|NRAA-[a-f0-9]{27}|NRI[IQ]-[\w-]{32}|NRJS-[a-f0-9]{19})(?![\w-])|(?<=(?<![\w-])(?<head>(?:eu01xx[a-f0-9]{30}|[a-f0-9]{36})))NRAL(?![\w-])/dg,
   secretFrom: "head",
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: [
     "NEW_RELIC_API_KEY=NRAK-O5YAEEJ9HNYA7IJESYR3YWY5LKG",
     "license_key: 3f018f9828de441cf12ac3fdc81d64fb0646NRAL",
+    // An EU account's licence key; an Insights query key.
+    "license: eu01xx9c2e1b5d4a8f9c0e2b4d6f8a1c3e7bNRAL",
+    "X-Query-Key: NRIQ-Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1Jd5Fs0Ga",
   ],
   falsePositives: ["NRAK-XXXXXXXXXXXXXXXXXXXXXXXXXXX"],
 });
@@ -245,7 +248,15 @@ export const notion: Rule = token({
   keywords: ["ntn_", "secret_"],
   startsAtKeyword: true,
   pattern: () => /(?<![\w-])(?:ntn_[A-Za-z0-9]{40,60}|secret_[A-Za-z0-9]{43})(?![\w-])/dg,
-  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  validators: [
+    notPlaceholder,
+    function bodyOfBothClasses(c) {
+      // `ntn_` and 60 digits: a stand-in. The prefix's letters do not count.
+      const body = c.secret.slice(c.secret.indexOf("_") + 1);
+      return /\d/.test(body) && /[A-Za-z]/.test(body) ? undefined : "a body of one class";
+    },
+    minEntropy(3.5),
+  ],
   truePositives: [
     "NOTION_TOKEN=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",
     // Not every ntn_ token starts with eleven digits.
@@ -309,7 +320,7 @@ export const saasTokens: Rule = token({
   keywords: ["cfpat-", "rdme_", "tfp_", "pnu_", "pnb_", "ico-", "fio-u-", "tk-us-"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])(?:CFPAT-[\w-]{43}|rdme_[a-z0-9]{70}|tfp_[\w.=-]{40,80}|pn[ub]_[A-Za-z0-9]{36}|ico-[A-Za-z0-9]{32}|fio-u-[\w=-]{64}|tk-us-[\w-]{48})(?![\w-])/dg,
+    /(?<![\w.-])(?:CFPAT-[\w-]{43}|rdme_[a-z0-9]{70}|tfp_[\w.=-]{40,80}|pn[ub]_[A-Za-z0-9]{36}|ico-[A-Za-z0-9]{32}|fio-u-[\w=-]{64}|tk-us-[\w-]{48})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: [
     "CONTENTFUL_MANAGEMENT_TOKEN=CFPAT-zE97YYcsI2TDCfaDVn_lO6NzYpT8rLblsua99QNM_IB",
@@ -343,10 +354,14 @@ export const octopus: Rule = token({
   placeholder: "<OCTOPUS_KEY>",
   keywords: ["api-"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])API-[A-Z0-9]{26,32}(?![\w-])/dg,
+  // 26 characters exactly; a path's `/API-<32 hex>` (a Notion page) is no key.
+  pattern: () => /(?<![\w/-])API-[A-Z0-9]{26}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: ["octo list-projects --apiKey API-P3AH05KZ0BOLZMXKJYDJ4Y1ICF"],
-  falsePositives: ["API-GATEWAY-INTEGRATION-TESTS"],
+  falsePositives: [
+    "API-GATEWAY-INTEGRATION-TESTS",
+    "https://acme-wiki.notion.site/API-4F2A9C71D0E84A65B2C9F01E7D3A4B5C",
+  ],
 });
 
 /** age secret keys. */

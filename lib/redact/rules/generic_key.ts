@@ -174,12 +174,13 @@ function isValueChar(c: number): boolean {
 }
 
 /**
- * Where a YAML value starts when `at` holds a `!!binary` tag or a block
+ * Where a YAML value starts when `at` holds a `!!binary` or `!!str` tag or a block
  * scalar's header (`|`, `>-`) ending its line; else `at`.
  */
 function pastBlockHeader(lower: string, at: number): number {
   let i = at;
   if (lower.startsWith("!!binary", i)) i += 8;
+  else if (lower.startsWith("!!str", i)) i += 5;
   while (lower[i] === " " || lower[i] === "\t") i++;
   // `>` may stand before a value, so the header may have begun before `at`.
   const header = lower[i] === "|" || lower[i] === ">" || lower[at - 1] === ">";
@@ -290,7 +291,7 @@ export const genericKey: Rule = {
         // lazy run tried each length from the word leftwards (the prefix mix: 9.2 → 3.6 ms/MiB).
         "(?<=(?<![\\w.-])(?<head>[\\w.-]{0,40}(?:key|secret|token|auth|cred|cookie|session|secure|secert|sercet|scret)))" +
         "(?<name>[\\w.-]{0,40})" +
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|->|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])[ \\t]{0,24}(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
+        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|=>|->|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])[ \\t]{0,24}(?:!!(?:binary|str)[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
         // A key decoded where it is assigned: `key = Convert.FromBase64String("…")`.
         "(?:(?:Convert\\.FromBase64String|Encoding\\.\\w{1,10}\\.GetBytes|b64decode|Buffer\\.from|fromhex|DecodeString|\\[\\]byte|SecretKeySpec)\\([ \\t]{0,4})?" +
         // Objective-C's string literals: `accessToken:@"…"`.

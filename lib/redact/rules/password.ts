@@ -196,7 +196,7 @@ function mayAssignPassword(text: string, lower: string): boolean {
  * 4,096 characters at most, so no real value leaves a tail and no attempt
  * scans far.
  */
-const VALUE = "(?:!!binary[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
+const VALUE = "(?:!!(?:binary|str)[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
   '(?:"""\\n?(?<quoted>(?<secret>[^"\\\\]{1,4096}?))\\n?"""|' +
   "@?\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|N?'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
   '|\\\\{1,3}"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\{1,3}"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096})' +

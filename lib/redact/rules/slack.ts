@@ -18,7 +18,16 @@ export const slackToken: Rule = {
   startsAtKeyword: true,
   pattern: () => /(?<![\w-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,8192}(?![\w-])/dg,
   priority: 800,
-  validators: [notPlaceholder, hasDigitAndLetter],
+  validators: [
+    notPlaceholder,
+    hasDigitAndLetter,
+    function notWordsAtTheEnd(c) {
+      // `xoxp-1-SlackAppConfigurationAccessTokenHere`: words where the random part goes.
+      return /-(?:[A-Z][a-z]+){3,}$/.test(c.secret)
+        ? "words where the random part goes"
+        : undefined;
+    },
+  ],
   allowlist: [],
   truePositives: [
     "SLACK_BOT_TOKEN=xoxb-20481632641-7395012846153-Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1",
@@ -27,6 +36,7 @@ export const slackToken: Rule = {
   falsePositives: [
     // A placeholder.
     "SLACK_BOT_TOKEN=xoxb-xxxxxxxxxxxx-xxxxxxxxxxxx",
+    "paste xoxe.xoxp-1-SlackAppConfigurationAccessTokenHere into the form",
     // Channel and user ids.
     "post in C04QWERTY12 and ping U02ASDFGH34",
   ],
@@ -40,12 +50,23 @@ export const slackWebhook: Rule = {
   keywords: ["hooks.slack.com"],
   startsAtKeyword: true,
   pattern: () =>
-    /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}\/(?<secret>[A-Za-z0-9]{16,8192})/dg,
+    // Workflow URLs hold a numeric id before the secret; some write the path as one segment.
+    new RegExp(
+      String.raw`hooks\.slack\.com\/(?:services|workflows|triggers)\/` +
+        String
+          .raw`(?:[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}\/(?:\d{1,24}\/)?(?<secret>[A-Za-z0-9]{16,8192})` +
+        String.raw`|(?<secret>[A-Za-z0-9]{40,60})(?![\w\/]))`,
+      "dg",
+    ),
   secretGroup: "secret",
   priority: 800,
   validators: [notPlaceholder],
   allowlist: [],
-  truePositives: ["https://hooks.slack.com/services/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"],
+  truePositives: [
+    "https://hooks.slack.com/services/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",
+    "https://hooks.slack.com/workflows/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",
+    "curl -X POST hooks.slack.com/triggers/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",
+  ],
   falsePositives: [
     // The documented placeholder.
     "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",

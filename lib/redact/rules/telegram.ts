@@ -13,7 +13,8 @@ export const telegram: Rule = {
   description: "Telegram bot token",
   placeholder: "<TELEGRAM_TOKEN>",
   keywords: [":a"],
-  pattern: () => /(?<=(?<![\d:])(?<head>\d{5,16})):A[\w-]{32,40}(?![\w-])/dg,
+  // The id stands alone or after `/bot`: `clm12345:AgencyId…ContentType` is an XML type.
+  pattern: () => /(?<=(?:^|[^\w:]|\/bot)(?<head>\d{5,16})):A[\w-]{32,40}(?![\w-])/dg,
   secretFrom: "head",
   priority: 800,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
@@ -25,5 +26,6 @@ export const telegram: Rule = {
   falsePositives: [
     // A timestamp and a short hex word.
     "at 1716912345:AABBCC the job ended",
+    '<xsd:element name="AgencyId" type="clm12345:AgencyIdentificationCodeContentType"/>',
   ],
 };
