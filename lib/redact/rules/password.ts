@@ -199,7 +199,9 @@ function mayAssignPassword(text: string, lower: string): boolean {
 const VALUE = "(?:!!(?:binary|str)[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
   '(?:"""\\n?(?<quoted>(?<secret>[^"\\\\]{1,4096}?))\\n?"""|' +
   "@?\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|N?'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
-  '|\\\\{1,3}"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\{1,3}"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096})' +
+  '|\\\\{1,3}"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\{1,3}"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096}' +
+  // An `&` that starts no query parameter is the password's own (`DB_PASSWORD=RWdOmFns&Cf8XDu`).
+  "(?:&(?![\\w.-]{1,40}=)[^\\s\"'\\\\,;&<>(){}\\[\\]`]{1,4096}){0,8})" +
   // A log's bracketed value, alone to the line's end: `Password: [N2YA…]`.
   "|\\[(?<secret>[^\\]\\s\"',[]{4,200})\\](?=[ \\t]*(?:\\r?\\n|$)))";
 
@@ -240,6 +242,8 @@ export const passwordAssignment: Rule = {
   allowlist: [],
   truePositives: [
     "mail: mai@corp.lan\nuserPassword:: U3BhcnJvd0AyMDA4\n",
+    // An `&` of the password's own, not a query string's.
+    "spring.datasource.password=RWdOmFns&Cf8XDu",
     // T-SQL's Unicode literal.
     "EXEC sp_addlinkedsrvlogin @rmtsrvname = N'ORA_PROD', @rmtuser = N'report', @rmtpassword = N'Wl6!Kq3-Tz9m';",
     // Erlang's sys.config.
