@@ -45,7 +45,14 @@ Deno.test("mergedOffsets() merges offset lists in ascending order, each offset o
 /** Every text a rule's claim is checked on: its samples, the development corpora, the prefix mix. */
 async function textsToCheck(): Promise<string[]> {
   const texts = [repeatTo(rulePrefixes().join(" "), 1 << 20)];
-  for (const name of ["dev.jsonl", "dev_sessions.jsonl", "dev_providers.jsonl"]) {
+  for (
+    const name of [
+      "dev.jsonl",
+      "dev_sessions.jsonl",
+      "dev_providers.jsonl",
+      "dev_scanner_shapes.jsonl",
+    ]
+  ) {
     for (const c of await loadCorpus(new URL(name, CORPUS))) texts.push(c.text);
   }
   for (const rule of RULES) texts.push(...rule.truePositives, ...rule.falsePositives);
