@@ -464,6 +464,8 @@ export const genericKeyMarkup: Rule = {
   ],
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
+    '<auth_token value="!q3Z!Y&wii^JbmLwH6"/>',
+    "<entry value='Wq8Rt3Lp6Zx2Vm9Kc4' name='api_secret'/>",
     "<key>OneSignalAppID</key>\n<string>d09d793c</string>\n<key>OneSignalRestAPIKey</key>\n<string>ba7fff7e61d8ebc6bfe7aab842199e53</string>",
     '<form><input type="hidden" name="api_key" value="Hp8hkqdlm7tOtHWnsCGRlrwZbqcabUG"></form>',
     "<settings>\n  <apiKey>Jq8Lw3Rz7Vx2Tm9Nb4</apiKey>\n</settings>",

@@ -1691,6 +1691,9 @@ export function mayHoldMarkup(lower: string): boolean {
     lower.includes("value") || lower.includes("env ");
 }
 
+/** An element's text as a secret: no blank at either end, none of `<>`, one line. */
+const ELEMENT_TEXT = "(?<secret>[^<>\\s](?:[^<>\\n]{0,4094}[^<>\\s])?)";
+
 /**
  * A value named apart from it, for a name that holds one of `words`: an XML
  * element (`<password>…</password>`), a .NET setting
@@ -1705,11 +1708,19 @@ export function markupPattern(words: string): RegExp {
   const name = `[\\w.:-]{0,40}?(?:${words})[\\w.-]{0,30}`;
   return new RegExp(
     // A property list's `<key>` holds a name, never a value.
-    `<(?!key>)(?<name>${name})(?:[ \\t][^<>\\n]{0,200})?>(?<secret>[^<>\\n]{1,4096})</\\k<name>>` +
+    // Blanks around the value are the markup's, not the secret's.
+    `<(?!key>)(?<name>${name})(?:[ \\t][^<>\\n]{0,200})?>[ \\t]*${ELEMENT_TEXT}[ \\t]*</\\k<name>>` +
+      // An element named for the secret with a `value` attribute: `<auth_token value="…"/>`.
+      `|<(?<name>${name})[ \\t](?:[^<>\\n]{0,200}?[ \\t])?value=\\\\{0,3}(?<q>["'])(?<secret>[^"'<>\\\\\\n]{1,4096})\\\\{0,3}\\k<q>` +
       // Quotes may be escaped: the file inside a JSON string.
       // .NET's `<add key=… value=…>`, HTML's `<input name=… value=…>`, Spring's `<property name=… value=…>`.
-      `|<(?:add|input|param|property|setting|entry)[ \\t](?:[^<>\\n]{0,200}?[ \\t])?(?:key|name)=\\\\{0,3}(?<q>["'])(?<name>${name})\\\\{0,3}\\k<q>` +
-      `(?:[ \\t][^<>\\n]{0,200}?)?[ \\t]value=\\\\{0,3}\\k<q>(?<secret>[^"'<>\\\\\\n]{1,4096})\\\\{0,3}\\k<q>` +
+      // Any element's `name=… value=…`, either way round; or its `name=…` and the value as its text.
+      `|<(?<tag>[a-z][\\w:.-]{0,40})[ \\t](?:[^<>\\n]{0,200}?[ \\t])?` +
+      `(?:(?:key|name)=\\\\{0,3}(?<q>["'])(?<name>${name})\\\\{0,3}\\k<q>` +
+      `(?:(?:[ \\t][^<>\\n]{0,200}?)?[ \\t]value=\\\\{0,3}\\k<q>(?<secret>[^"'<>\\\\\\n]{1,4096})\\\\{0,3}\\k<q>` +
+      `|[^<>\\n]{0,200}>[ \\t]*${ELEMENT_TEXT}[ \\t]*</\\k<tag>>)` +
+      `|value=\\\\{0,3}(?<q>["'])(?<secret>[^"'<>\\\\\\n]{1,4096})\\\\{0,3}\\k<q>` +
+      `(?:[ \\t][^<>\\n]{0,200}?)?[ \\t](?:key|name)=\\\\{0,3}\\k<q>(?<name>${name})\\\\{0,3}\\k<q>)` +
       `|\\bvariable[ \\t]+"(?<name>${name})"[ \\t]*\\{[^{}]{0,300}?\\bdefault[ \\t]*=[ \\t]*"(?<secret>[^"\\n]{1,4096})"` +
       // Also inside a JSON string: the line break written `\n`, the quotes escaped. Render's
       // blueprints say `key`.
@@ -1765,6 +1776,10 @@ export const passwordMarkup: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    // Any element's name and value, either way round, or the value as its text.
+    '<sometag name="db_password" value="tBvl72WCNi+T#-QjR" />',
+    '<property name="hibernate.connection.password">0Mo_x!h+%CSZi1X</property>',
+    "<the_password_tag> 0M0uy7r*OIv5v+uqUK </the_password_tag>",
     // HCL, in a plan's diff.
     '      - set {\n          - name  = "auth.adminPassword" -> null\n          - value = "Vq8-Rt3-Lm9x" -> null\n        }',
     "<key>SmtpPassword</key>\n<string>Kq8-Vx2-Lm7</string>",
@@ -1785,6 +1800,8 @@ export const passwordMarkup: Rule = {
     '{"Parameter": {"Name": "/prod/db/password", "Type": "SecureString", "Value": "Hq7-Vm2!Lx9"}}',
   ],
   falsePositives: [
+    '<label name="password">Password</label>',
+    '<span name="password_hint">Use 12 characters or more</span>',
     '      + set {\n          + name  = "auth.adminPassword"\n          + value = (sensitive value)\n        }',
     "<password>${LDAP_PASSWORD}</password>",
     "<passwordPolicy>strict</passwordPolicy>",
