@@ -60,10 +60,25 @@ export const urlPassword: Rule = {
     // An `@` may stand in the password too, pasted unencoded: the userinfo ends at the
     // last `@` before the host (at most two inside the password). A `?` may end it, right
     // before the `@`: in a query it would stand before a `=`.
-    /(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"][^\s@/?'"]{0,4095}(?:@[^\s@/?'"]{1,4095}){1,2}(?=@[\w.[-][\w.-]*(?::\d{1,5})?(?:[/?#"'\s,;)]|$))|[^\s@/?#'"][^\s@/?'"]{0,4095}\??(?=@[\w.[/-]))@/dg,
+    new RegExp(
+      String
+        .raw`(?<=(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}):\/\/(?<user>[^\s:/@?#'"]{0,100}):(?<secret>[^\s@/?#'"][^\s@/?'"]{0,4095}(?:@[^\s@/?'"]{1,4095}){1,2}(?=@[\w.[-][\w.-]*(?::\d{1,5})?(?:[/?#"'\s,;)]|$))|[^\s@/?#'"][^\s@/?'"]{0,4095}\??(?=@[\w.[/-])` +
+        // A base64 key with its `/` unencoded (Cosmos DB's account key in a MongoDB URI).
+        String
+          .raw`|(?=[A-Za-z0-9+/]{40})[A-Za-z0-9+]{1,100}\/[A-Za-z0-9+/]{1,200}={0,2}(?=@[\w.-]))@`,
+      "dg",
+    ),
   secretGroup: "secret",
   priority: 550,
-  validators: [notPlaceholder, notDefault],
+  validators: [
+    notPlaceholder,
+    notDefault,
+    function notPropertyList(c) {
+      // `jdbc:sqlserver://host:1433;user=svc;password=s@…`: the port and the properties are
+      // no password (the password property's own rule reads it).
+      return /;[\w.]+=/.test(c.secret) ? "a connection string's properties" : undefined;
+    },
+  ],
   allowlist: [],
   truePositives: [
     'POSTGRES_URL="postgres://default:bN@&TPn%AQIyaQH1gZUG@ep-cold-sun-a1b2c3d4-pooler.aws.neon.tech/verceldb"',
@@ -74,6 +89,8 @@ export const urlPassword: Rule = {
     "AIRFLOW_CONN_SNOWFLAKE_DWH: 'snowflake://ETL_LOADER:IZgfMkuBhY3Ono%2F@/ANALYTICS?account=xy41873'",
     // A `#` written unencoded.
     "engine url: postgresql+psycopg2://etl:Kq7#Wx2Lm@db.internal:5432/warehouse",
+    // Cosmos DB's key, its `/` unencoded.
+    "mongodb://acct-live:70NmYVIvmpxLkMAL965XIJTJQfjX+XXhQMXrGHAAEB18U1N89BaeF/a3S+s2YLIPzvi7WfhxMbT0oY//TcAWLS==@acct-live.mongo.cosmos.azure.com:10255/?ssl=true",
   ],
   falsePositives: [
     // Template.
