@@ -1012,7 +1012,9 @@ export const genericKeyQuoted: Rule = {
         "(?<name>[\\w.-]{0,40})(?:\\[\\])?\\\\{0,3}[\"']?\\]?[ \\t]{0,40}(?::=|=>|[:=,]|(?<bare>)(?=@?\\\\{0,3}[\"']))[ \\t]{0,16}" +
         // Objective-C's and C#'s `@"…"`.
         // Blanks neither open nor close it: `SECRET_KEY = '` repeated is no run of values.
-        "(?:@?(?<q>\\\\{0,3}[\"'])(?<secret>[^\"'\\\\\\s][^\"'\\\\\\n]{10,198}[^\"'\\\\\\s])\\k<q>" +
+        // The other quote may stand inside: `jwtsecret: "[m7vE}wl;jjU0'UEs…"`.
+        "(?:@?(?<q>\\\\{0,3}\")(?<secret>[^\"\\\\\\s][^\"\\\\\\n]{10,198}[^\"\\\\\\s])\\k<q>" +
+        "|@?(?<q>\\\\{0,3}')(?<secret>[^'\\\\\\s][^'\\\\\\n]{10,198}[^'\\\\\\s])\\k<q>" +
         // Unquoted to the line's end, as a `.env` file writes it: `DJANGO_SECRET_KEY=k#9x…`, or
         // Go's `apikey := v`. The name starts its line, so `key=` repeated in one line reads one
         // value, not each. (YAML's `apikey: v` too cost the prefix mix 1 ms/MiB.)

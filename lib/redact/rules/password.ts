@@ -354,6 +354,7 @@ function userPassAt(text: string, at: number, flag: string): boolean {
  */
 function mayPassFlag(text: string): boolean {
   if (text.includes("sshpass") || text.includes("-pass") || text.includes("_pass")) return true;
+  if (text.includes("-Pass") || text.includes("-PASS")) return true;
   if (text.includes("--auth-cred") || /freerdp/i.test(text)) return true;
   if (text.includes("redis-cli") || SPACED_PASSWORD_COMMANDS.test(text)) return true;
   for (let at = text.indexOf("-p"); at >= 0; at = text.indexOf("-p", at + 1)) {
@@ -434,8 +435,9 @@ export const passwordFlagAttached: Rule = {
     new RegExp(
       // Windows tools' single dash, before `-pSECRET` takes its letters: `dsadd user … -pwd
       // VALUE`, PuTTY's `plink -pw VALUE`.
-      `(?<![\\w-])-(?:password|passwd|pwd|pw)(?:=|[ \\t]+)${
-        flagValue("(?<secret>[^\\s'\"]{1,4096})")
+      // PowerShell's parameters in any case: `Connect-VIServer … -Password VALUE`.
+      `(?<![\\w-])-(?:[Pp]assword|PASSWORD|passwd|pwd|pw)(?:=|[ \\t]+)${
+        flagValue("(?<secret>[^\\s'\"(][^\\s'\"]{0,4095})")
       }` +
         `|(?<=\\s)-p${flagValue("(?<secret>[^\\s'\"-][^\\s'\"]{0,4095})")}` +
         `|(?<=\\s)(?<spaced>-p|-a|-P|-k)[ \\t]+${
@@ -486,6 +488,8 @@ export const passwordFlagAttached: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    // PowerShell's parameter, capitalised.
+    "Connect-VIServer vc02.corp.local -User svc_backup -Password 25xXNGh*2X5j -Force",
     '{"command": "curl -X POST -u \\"svc-release:1f2105ccd5be83293f7a2c05add368923c\\" https://ci.lan/job"}',
     "mysql -h db -u admin -pK9#vLq2mWx app",
     "sshpass -p 'hX4!rTz9' ssh ops@10.0.0.7",
