@@ -978,7 +978,7 @@ let bareWithSymbols: RegExp | undefined;
  */
 function hasBareSymbols(text: string): boolean {
   bareWithSymbols ??=
-    /(?:^|\n)[ \t]{0,8}(?:export[ \t]+)?[\w.-]{1,80}[ \t]{0,4}:?=[ \t]{0,4}[^\s"'\\`]{0,200}?[!@#$%^&*()][^\s"'\\`]{0,200}?[!@#$%^&*()]/;
+    /(?:^|\n)[ \t]{0,8}(?:export[ \t]+)?[\w.-]{1,80}=[^\s"'\\`]{0,200}?[!@#$%^&*()][^\s"'\\`]{0,200}?[!@#$%^&*()]/;
   return bareWithSymbols.test(text);
 }
 
@@ -1013,12 +1013,13 @@ export const genericKeyQuoted: Rule = {
         // Objective-C's and C#'s `@"…"`.
         // Blanks neither open nor close it: `SECRET_KEY = '` repeated is no run of values.
         // The other quote may stand inside: `jwtsecret: "[m7vE}wl;jjU0'UEs…"`.
-        "(?:@?(?<q>\\\\{0,3}\")(?<secret>[^\"\\\\\\s][^\"\\\\\\n]{10,198}[^\"\\\\\\s])\\k<q>" +
+        '(?:@?(?<q>\\\\{0,3}")(?<secret>[^"\\\\\\s][^"\\\\\\n]{10,198}[^"\\\\\\s])\\k<q>' +
         "|@?(?<q>\\\\{0,3}')(?<secret>[^'\\\\\\s][^'\\\\\\n]{10,198}[^'\\\\\\s])\\k<q>" +
-        // Unquoted to the line's end, as a `.env` file writes it: `DJANGO_SECRET_KEY=k#9x…`, or
-        // Go's `apikey := v`. The name starts its line, so `key=` repeated in one line reads one
-        // value, not each. (YAML's `apikey: v` too cost the prefix mix 1 ms/MiB.)
-        "|(?<=(?:^|\\n)[ \\t]{0,8}(?:export[ \\t]+)?[\\w.-]{1,80}[ \\t]{0,4}:?=[ \\t]{0,4})(?<secret>[^\\s\"'\\\\`]{12,200})(?=[ \\t]*(?:\\r?\\n|$)))",
+        // Unquoted to the line's end, as a `.env` file writes it: `DJANGO_SECRET_KEY=k#9x…`.
+        // The name starts its line, so `key=` repeated in one line reads one value, not each.
+        // (YAML's `apikey: v` cost the prefix mix 1 ms/MiB, `apikey := v` the text of
+        // `SECRET_KEY = '` repeated 27 ms/MiB: their lookbehinds try many ways back.)
+        "|(?<=(?:^|\\n)[ \\t]{0,8}(?:export[ \\t]+)?[\\w.-]{1,80}=)(?<secret>[^\\s\"'\\\\`]{12,200})(?=[ \\t]*(?:\\r?\\n|$)))",
       "dg",
     ),
   secretGroup: "secret",
@@ -1098,8 +1099,7 @@ export const genericKeyQuoted: Rule = {
     'apikey[]= "Wn4#Rt8@Lp2xZq"',
     'some_dict["secret"] = "Hv7!Kp2#Mx9qRt"',
     'NSString *apiKey = @"Tq5^Wm8&Lz3xRv";',
-    // Go's unquoted value; a short one with one symbol.
-    "apikey := Bx9^Lm2!Qr7vTz4#Wk\n",
+    // A short one with one symbol.
     "SECRET_KEY = 'F_v3AMq^0MQc2rZn'",
   ],
   falsePositives: [
