@@ -1528,7 +1528,8 @@ export const passwordToolFlag: Rule = {
  * escaped), a variable or a number, maybe on a line of its own.
  */
 export const CALL_ARGUMENT =
-  "\\s{0,64}(?:\\\\{0,3}\"[^\"\\\\\\n]{0,200}\\\\{0,3}\"|\\\\{0,3}'[^'\\\\\\n]{0,200}\\\\{0,3}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4}";
+  // A backslash before a letter is the text's own: a Windows account, `"CORP\\svc_ldap"`.
+  "\\s{0,64}(?:\\\\{0,3}\"(?:[^\"\\\\\\n]|\\\\[A-Za-z]){0,200}\\\\{0,3}\"|\\\\{0,3}'[^'\\\\\\n]{0,200}\\\\{0,3}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4}";
 
 /**
  * The password as the second argument of a login call: `login("u", "p")`,
@@ -1562,6 +1563,8 @@ export const passwordCall: Rule = {
     ".type(",
     "send_keys",
     "sendkeys",
+    "directoryentry",
+    "opendsobject",
   ],
   pattern: () =>
     new RegExp(
@@ -1587,6 +1590,8 @@ export const passwordCall: Rule = {
         // logins, JDBC, Python's FTP, Go's SMTP auth, Azure's client secret.
         "|(?<=(?<!\\w)(?:new[ \\t]+PDO|new[ \\t]+mysqli|mysqli_connect|mysql_connect|pg_connect|odbc_connect" +
         "|ldap_bind|ssh2_auth_password|getConnection|FTP|FTP_TLS|PlainAuth|ClientSecretCredential" +
+        // .NET's and ADSI's LDAP binds: `new DirectoryEntry(path, user, password)`.
+        "|DirectoryEntry|OpenDSObject" +
         // Perl's DBI, MATLAB's database.
         "|DBI->connect|database)[ \\t]{0,4}\\()" +
         `(?:${CALL_ARGUMENT},){2}` +
@@ -1634,6 +1639,8 @@ export const passwordCall: Rule = {
   truePositives: [
     'my $dbh = DBI->connect("dbi:mysql:database=crm;host=10.1.2.3",\n    "crm_app", "Jd5-Vr8-Qm3!", { RaiseError => 1 });',
     ">> conn = database('sales','etl_user','Jd5-Vr8-Qm3!','Vendor','PostgreSQL');",
+    'var entry = new DirectoryEntry("LDAP://dc01.corp.local/DC=corp,DC=local", "svc_ldap", "Wq8!Rt3-Lp6z");',
+    'Set conn = dso.OpenDSObject("LDAP://dc01.corp.local", "CORP\\svc_ldap", "S1kE*+DfVpJe.Y9", 1)',
     'credentials += Credentials(\n  "Sonatype Nexus Repository Manager",\n  "s01.oss.sonatype.org",\n  "Xq7LpT2a",\n  "zudW75Q8CRcwuwxsRS2p/wk2NQLZ"\n)',
     "CREATE USER IF NOT EXISTS reader IDENTIFIED WITH sha256_password BY 'Qs42YwbJsIKHmI';",
     'await client.login("deploy", "Qm4-Wz8-Lt2")',
