@@ -377,7 +377,7 @@ function flagValue(bare: string): string {
 
 /** Commands whose `-p VALUE` (with a blank) is a password; `redis-cli` takes it as `-a`. */
 const SPACED_PASSWORD_COMMANDS =
-  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh|racadm|security|evil-winrm|crackmapexec|cme|nxc|netexec|hydra|smbmap|pcs)\b/;
+  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh|racadm|security|evil-winrm|crackmapexec|cme|nxc|netexec|hydra|smbmap|pcs|[Pp]s[Ee]xec(?:64)?)\b/;
 
 /**
  * The commands whose other flags take a password after a blank: macOS's
@@ -490,6 +490,8 @@ export const passwordFlagAttached: Rule = {
   truePositives: [
     // PowerShell's parameter, capitalised.
     "Connect-VIServer vc02.corp.local -User svc_backup -Password 25xXNGh*2X5j -Force",
+    // Sysinternals' PsExec: `-p` after a blank.
+    "PsExec.exe \\\\srv01 -u CORP\\admin -p Vq4!Lm8-Tz2w -i cmd.exe",
     '{"command": "curl -X POST -u \\"svc-release:1f2105ccd5be83293f7a2c05add368923c\\" https://ci.lan/job"}',
     "mysql -h db -u admin -pK9#vLq2mWx app",
     "sshpass -p 'hX4!rTz9' ssh ops@10.0.0.7",
