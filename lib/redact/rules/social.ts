@@ -1,7 +1,8 @@
 /**
  * Social and content platform tokens that carry their own shape: Meta
  * (Facebook / Instagram) access tokens, Twitter / X app bearer tokens,
- * Dropbox short- and long-lived tokens and Mapbox secret tokens. Mapbox
+ * Dropbox short- and long-lived tokens, Mapbox secret tokens and Twitch
+ * stream keys. Mapbox
  * public tokens (`pk.`) are meant for browsers and stay.
  *
  * @module
@@ -109,5 +110,21 @@ export const mapbox: Rule = token({
   ],
 });
 
+/** Twitch stream keys. */
+export const twitchStreamKey: Rule = token({
+  id: "twitch_stream_key",
+  description: "Twitch stream key (live_<user id>_<30 characters>), in an RTMP URL or alone",
+  placeholder: "<TWITCH_KEY>",
+  keywords: ["live_"],
+  startsAtKeyword: true,
+  pattern: () => /(?<![\w-])live_\d{6,12}_[A-Za-z0-9]{30}(?![\w-])/dg,
+  // Above GoCardless' `live_` + 40, which a nine-digit id also fills.
+  priority: 810,
+  truePositives: [
+    "ffmpeg -re -i in.mp4 -f flv rtmp://live.twitch.tv/app/live_8089953641_Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1Jd5Fs0",
+  ],
+  falsePositives: ["obs: set Stream Key to live_<user id>_<key> from the dashboard"],
+});
+
 /** The social and content platform family. */
-export const social: Rule[] = [meta, twitterBearer, dropbox, mapbox];
+export const social: Rule[] = [meta, twitterBearer, dropbox, mapbox, twitchStreamKey];
