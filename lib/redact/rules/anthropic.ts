@@ -1,7 +1,7 @@
 /**
  * Anthropic keys: API (`sk-ant-api03-`), admin (`sk-ant-admin01-`), and the
  * OAuth access and refresh tokens Claude Code uses (`sk-ant-oat01-`,
- * `sk-ant-ort01-`).
+ * `sk-ant-ort01-`), and a Claude Code session's URL.
  *
  * @module
  */
@@ -51,5 +51,27 @@ export const anthropicOauthToken: Rule = {
   ],
 };
 
+/** A Claude Code session's URL: whoever holds it may drive the session. */
+export const claudeSessionUrl: Rule = {
+  id: "claude_session_url",
+  description: "Claude Code session URL (claude.ai/code/session_…): its session id",
+  placeholder: "<CLAUDE_SESSION>",
+  keywords: ["claude.ai/code/session_"],
+  startsAtKeyword: true,
+  pattern: () => /claude\.ai\/code\/(?<secret>session_[A-Za-z0-9]{16,64})(?![A-Za-z0-9])/dgi,
+  secretGroup: "secret",
+  priority: 810,
+  validators: [notPlaceholder],
+  allowlist: [],
+  truePositives: [
+    "Remote control is on: https://claude.ai/code/session_01Kq8Lm3Vx7Rt2Kw9Pn4Yb6H?ref=cli",
+    "open HTTPS://CLAUDE.AI/code/session_01Tz4Vb6Nc1Kd5Fs0Ga2Ue4I to follow along",
+  ],
+  falsePositives: [
+    "https://claude.ai/code/session_short",
+    "https://claude.ai/chat/session_01Kq8Lm3Vx7Rt2Kw9Pn4Yb6H",
+  ],
+};
+
 /** The Anthropic family. */
-export const anthropic: Rule[] = [anthropicKey, anthropicOauthToken];
+export const anthropic: Rule[] = [anthropicKey, anthropicOauthToken, claudeSessionUrl];
