@@ -73,5 +73,26 @@ export const azureAppConfig: Rule = {
   falsePositives: ["Endpoint=https://contoso.azconfig.io;Id=xxx;Secret=xxx"],
 };
 
+/** The key that registers a self-hosted integration runtime with Azure Data Factory. */
+export const azureDataFactoryKey: Rule = token({
+  id: "azure_data_factory_key",
+  description:
+    "Azure Data Factory self-hosted integration runtime key (IR@<id>@<factory>@<region>@<key>)",
+  placeholder: "<AZURE_KEY>",
+  keywords: ["ir@"],
+  startsAtKeyword: true,
+  pattern: () =>
+    /(?<![\w@-])IR@[0-9a-fA-F-]{36}@[\w.-]{1,90}@[\w-]{1,40}@[A-Za-z0-9+/]{43}=(?![\w+/=])/dg,
+  truePositives: [
+    'dmgcmd -Key "IR@a1b2c3d4-e5f6-4789-abcd-ef0123456789@contoso-adf@westeurope@Qm7Rt2Vx9Kp4Lz8Nw3Hy6Jb1Fc5Dg0Sa7Qm7Rt2Vx9K="',
+  ],
+  falsePositives: ["the key has the form IR@<guid>@<factory>@<region>@<secret>"],
+});
+
 /** The Microsoft family (storage connection strings live in `azure.ts`). */
-export const microsoft: Rule[] = [azureSasSignature, azureDevOps, azureAppConfig];
+export const microsoft: Rule[] = [
+  azureSasSignature,
+  azureDevOps,
+  azureAppConfig,
+  azureDataFactoryKey,
+];
