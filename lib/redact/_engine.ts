@@ -96,7 +96,7 @@ export interface Rule {
   /**
    * Every match of the pattern begins where one of the keywords begins (in
    * any case). In a long text the engine then tries the pattern at those
-   * offsets alone (see {@linkcode keywordStarts}); a test holds each rule
+   * offsets alone (see {@linkcode KeywordStarts}); a test holds each rule
    * that says so to it, on its samples, the development corpora and the
    * prefix mix.
    */
