@@ -87,6 +87,8 @@ const HELD_OUT = [
   "heldout_sessions30_sealed.jsonl",
   "heldout_sessions31_sealed.jsonl",
   "heldout_sessions32_sealed.jsonl",
+  "heldout_sessions33_sealed.jsonl",
+  "heldout_sessions34_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -121,6 +123,8 @@ const HELD_OUT = [
   "heldout_sessions30_probe.jsonl",
   "heldout_sessions31_probe.jsonl",
   "heldout_sessions32_probe.jsonl",
+  "heldout_sessions33_probe.jsonl",
+  "heldout_sessions34_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
