@@ -544,16 +544,23 @@ export const PUBLISHABLE_KEYS: readonly RegExp[] = [
 
 /**
  * Rejects a Sealed Secrets ciphertext (`encryptedData:` of a `SealedSecret`,
- * base64 that starts `Ag`, also in a diff of one): encrypted for the
- * cluster, not a secret in clear.
+ * base64 that starts `Ag`, also in a diff of one), or AWS KMS's (an SSM
+ * `SecureString` read without `--with-decryption`: base64 that starts
+ * `AQICAH`): encrypted for the cluster or the key, not a secret in clear.
  */
-export const notSealedCiphertext: Check = (c) =>
-  c.secret.length >= 80 && /^Ag[A-Za-z0-9+/]+={0,2}$/.test(c.secret) &&
-    /encryptedData|SealedSecret|kubeseal|sealed-secrets/.test(
-      c.text.slice(Math.max(0, c.start - 16384), c.start + 16384),
-    )
-    ? "Sealed Secrets ciphertext"
+export const notSealedCiphertext: Check = (c) => {
+  if (c.secret.length < 80) return undefined;
+  const near = () => c.text.slice(Math.max(0, c.start - 16384), c.start + 16384);
+  if (
+    /^Ag[A-Za-z0-9+/]+={0,2}$/.test(c.secret) &&
+    /encryptedData|SealedSecret|kubeseal|sealed-secrets/.test(near())
+  ) {
+    return "Sealed Secrets ciphertext";
+  }
+  return /^AQICAH[A-Za-z0-9+/]+={0,2}$/.test(c.secret) && /SecureString/.test(near())
+    ? "KMS ciphertext"
     : undefined;
+};
 
 /** Rejects placeholders, templates and masked values. */
 export const notPlaceholder: Check = (c) => placeholderProblem(c.secret);

@@ -159,9 +159,10 @@ export const s3AccessKeyId: Rule = {
   metricLabel: "aws_access_key",
   description: "S3-compatible access key id (capitals and digits) under an access-key-id name",
   placeholder: "<AWS_KEY>",
-  keywords: ["access_key_id", "accesskeyid", "access-key-id", "access_key"],
+  keywords: ["access_key_id", "accesskeyid", "access-key-id", "access_key", "minio_root_user"],
+  // MinIO's root user is its access key id (`MINIO_ROOT_USER`, formerly `MINIO_ACCESS_KEY`).
   pattern: () =>
-    /(?:[Aa]ccess_?[Kk]ey(?:_?[Ii][Dd])?|ACCESS_KEY(?:_ID)?|access-key-id)["']?[ \t]{0,16}(?::=|=>|[:=])[ \t]{0,16}["']?(?<secret>GOOG1[A-Z0-9]{50,60}|[A-Z0-9]{16,32})(?![A-Za-z0-9])/dg,
+    /(?:[Aa]ccess_?[Kk]ey(?:_?[Ii][Dd])?|ACCESS_KEY(?:_ID)?|access-key-id|MINIO_ROOT_USER)["']?[ \t]{0,16}(?::=|=>|[:=])[ \t]{0,16}["']?(?<secret>GOOG1[A-Z0-9]{50,60}|[A-Z0-9]{16,32})(?![A-Za-z0-9])/dg,
   secretGroup: "secret",
   priority: 450,
   validators: [
@@ -175,9 +176,14 @@ export const s3AccessKeyId: Rule = {
   truePositives: [
     "[wasabi]\ntype = s3\naccess_key_id = NK1S9AP4N6JIREDTO2IJ\nregion = ap-southeast-1",
     'MINIO_ACCESS_KEY="Q7WXG2BWIW81DTRP6FTK"',
+    "    environment:\n      MINIO_ROOT_USER: 4HQ7ZK2WX9PLM3VB8RTN",
     "gs_access_key_id = GOOG1E3QI5DECK16RTCDSKB4P96H4XJITCEF0CEMLO6L7K62DCKE0ZIC57HVQ",
   ],
-  falsePositives: ["access_key_id = YOURACCESSKEYID12345X", "access_key_id = 00000000000000000000"],
+  falsePositives: [
+    "access_key_id = YOURACCESSKEYID12345X",
+    "access_key_id = 00000000000000000000",
+    "MINIO_ROOT_USER: minioadmin",
+  ],
 };
 
 export const aws: Rule[] = [awsAccessKeyId, awsSecretAccessKey, awsSessionToken, s3AccessKeyId];

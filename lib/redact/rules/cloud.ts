@@ -335,8 +335,36 @@ export const onePassword: Rule = token({
   falsePositives: ["ops_eyJ is how the token starts"],
 });
 
+/** Confluent Cloud's API key: a Kafka client's SASL user name. */
+export const confluentApiKey: Rule = {
+  id: "confluent_api_key",
+  description:
+    "Confluent Cloud API key, the SASL/PLAIN user name of a Kafka client (16 capitals and digits)",
+  placeholder: "<CONFLUENT_KEY>",
+  keywords: ["plainloginmodule", "sasl.username"],
+  startsAtKeyword: true,
+  pattern: () =>
+    new RegExp(
+      String.raw`(?:PlainLoginModule[ \t]+required[ \t]+username=\\{0,3}["']` +
+        String.raw`|sasl\.username[ \t]*[=:][ \t]*["']?)(?<secret>[A-Z0-9]{16})(?![A-Za-z0-9])`,
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 650,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
+  allowlist: [],
+  truePositives: [
+    'sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="4QZKX7W2NB9TLM3R" password="cflt8Xq2Lm9Vw3Rt7Yp4Bn6Cd1Hf5Js0Gt2Ue4Io7Qw3Er5Ty9Ui1Op3As";',
+    "sasl.username=7LMQ2XW9KT4BZN8R",
+  ],
+  falsePositives: [
+    'PlainLoginModule required username="kafka-client" password="${KAFKA_PASSWORD}";',
+  ],
+};
+
 /** The cloud family. */
 export const cloud: Rule[] = [
+  confluentApiKey,
   digitalocean,
   vercel,
   databricks,

@@ -560,9 +560,10 @@ export const genericKeySaid: Rule = {
       // key names made a forward search read six words after each of them.
       // A value of 24 characters must follow first (`token: …` right after
       // the name is the assignment rules').
-      ":(?=[ \\t]{0,4}[\"'`“]?[A-Za-z0-9_\\-+/=.~]{24})" +
+      // The value may stand on the next line: `access_token I got yesterday:⏎PD1t…`.
+      ":(?=[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,8})?[\"'`“]?[A-Za-z0-9_\\-+/=.~]{24})" +
         `(?<=(?<![A-Za-z])(?i:${PROSE_KEY_NAME}|key(?![A-Za-z]))(?:[ \\t]{1,4}[^\\s=",{}]{1,20}){1,6}:)` +
-        "[ \\t]{0,4}[\"'`“]?(?<secret>[A-Za-z0-9_\\-+/=.~]{23,8191}[A-Za-z0-9_\\-+/=~])" +
+        "[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,8})?[\"'`“]?(?<secret>[A-Za-z0-9_\\-+/=.~]{23,8191}[A-Za-z0-9_\\-+/=~])" +
         // A name in one or two words, a blank, a value with a digit or two capitals
         // near its start: a path or a word after a name is the next word.
         "|(?:[Aa]ccess|[Ss]ecret|[Aa]pi|API|ACCESS|SECRET|[Aa]uth|[Cc]lient)(?:[ _]?[Kk]ey|[ _]?[Tt]oken|[ _]?[Ss]ecret|_KEY|_TOKEN|_SECRET)" +
@@ -598,6 +599,8 @@ export const genericKeySaid: Rule = {
   ],
   allowlist: PUBLISHABLE_KEYS,
   truePositives: [
+    // The value on the line after the colon.
+    "access_token em lấy hôm qua:\nPD1toTcblfiCXIQyacgATHvGvVzZD_HsJFnANsh4PBg_Nj2aBCHxlypk6EUW",
     "access_token Zalo OA của shop đây: Lm3Vq8Wx2Rt7Kz9Pn4Bc6Hd1Jf5 — gọi API bị lỗi",
     "anh gửi API key của GHN nè: Qbka8FRCztUjAwyuh1vauWv1zh87mTa5Vsqxe , em tích hợp nhé",
     "Dùng key mới này cho Goong Maps nhé: Wq8Msg1srz9b4vF4PvellCo2icEPVUx. Key cũ bị lộ rồi.",
@@ -970,15 +973,15 @@ const BARE_KEY_SYMBOLS = "!@#$%^&*()";
 let bareWithSymbols: RegExp | undefined;
 
 /**
- * Whether a line opens with `NAME=` and two of {@linkcode BARE_KEY_SYMBOLS}
- * follow before a blank, a quote, `\` or a backtick: what the unquoted
- * alternative needs. It visits line starts only: a look past every `=` read
+ * Whether a line opens with `NAME=` and one of {@linkcode BARE_KEY_SYMBOLS}
+ * follows before a blank, a quote, `\` or a backtick: what the unquoted
+ * alternative needs (two, or one in a value shorter than 20). It visits line starts only: a look past every `=` read
  * text of repeated `api_key=` 16 times, and a loop over every character cost
  * a cold hook 2 ms on a 64 KB tool input.
  */
 function hasBareSymbols(text: string): boolean {
   bareWithSymbols ??=
-    /(?:^|\n)[ \t]{0,8}(?:export[ \t]+)?[\w.-]{1,80}=[^\s"'\\`]{0,200}?[!@#$%^&*()][^\s"'\\`]{0,200}?[!@#$%^&*()]/;
+    /(?:^|\n|["'])[ \t]{0,8}(?:export[ \t]+)?[\w.-]{1,80}=[^\s"'\\`]{0,200}?[!@#$%^&*()]/;
   return bareWithSymbols.test(text);
 }
 
@@ -1019,7 +1022,8 @@ export const genericKeyQuoted: Rule = {
         // The name starts its line, so `key=` repeated in one line reads one value, not each.
         // (YAML's `apikey: v` cost the prefix mix 1 ms/MiB, `apikey := v` the text of
         // `SECRET_KEY = '` repeated 27 ms/MiB: their lookbehinds try many ways back.)
-        "|(?<=(?:^|\\n)[ \\t]{0,8}(?:export[ \\t]+)?[\\w.-]{1,80}=)(?<secret>[^\\s\"'\\\\`]{12,200})(?=[ \\t]*(?:\\r?\\n|$)))",
+        // Or a quoted `"NAME=VALUE"`: a container's environment as `docker inspect` prints it.
+        "|(?<=(?:^|\\n|[\"'])[ \\t]{0,8}(?:export[ \\t]+)?[\\w.-]{1,80}=)(?<secret>[^\\s\"'\\\\`]{12,200})(?=[ \\t]*(?:\\r?\\n|$)|[\"']))",
       "dg",
     ),
   secretGroup: "secret",
@@ -1099,7 +1103,8 @@ export const genericKeyQuoted: Rule = {
     'apikey[]= "Wn4#Rt8@Lp2xZq"',
     'some_dict["secret"] = "Hv7!Kp2#Mx9qRt"',
     'NSString *apiKey = @"Tq5^Wm8&Lz3xRv";',
-    // A short one with one symbol.
+    // A short one with one symbol; one in a container's environment as `docker inspect` prints it.
+    '"Env": ["POSTGRES_USER=ledger", "JWT_SIGNING_KEY=Kestrel*5760saffron", "PATH=/usr/bin"]',
     "SECRET_KEY = 'F_v3AMq^0MQc2rZn'",
   ],
   falsePositives: [

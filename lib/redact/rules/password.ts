@@ -202,6 +202,8 @@ const VALUE = "(?:!!(?:binary|str)[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,
   '|\\\\{1,3}"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\{1,3}"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096}' +
   // An `&` that starts no query parameter is the password's own (`DB_PASSWORD=RWdOmFns&Cf8XDu`).
   "(?:&(?![\\w.-]{1,40}=)[^\\s\"'\\\\,;&<>(){}\\[\\]`]{1,4096}){0,8})" +
+  // ODBC's braces quote a value that holds `;`: `PWD={1Pqdd7pR;zL1MJuE}`.
+  "|\\{(?<secret>[^{}\\s][^{}\\n]{0,200})\\}(?=[;\"'\\s]|$)" +
   // A log's bracketed value, alone to the line's end: `Password: [N2YA…]`.
   "|\\[(?<secret>[^\\]\\s\"',[]{4,200})\\](?=[ \\t]*(?:\\r?\\n|$)))";
 
@@ -241,6 +243,8 @@ export const passwordAssignment: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    // ODBC's braces around a value that holds `;`.
+    '"UID=kho_sync;PWD={7Tqdd3pR;zL1MJuE};Encrypt=yes"',
     "mail: mai@corp.lan\nuserPassword:: U3BhcnJvd0AyMDA4\n",
     // An `&` of the password's own, not a query string's.
     "spring.datasource.password=RWdOmFns&Cf8XDu",
@@ -377,7 +381,7 @@ function flagValue(bare: string): string {
 
 /** Commands whose `-p VALUE` (with a blank) is a password; `redis-cli` takes it as `-a`. */
 const SPACED_PASSWORD_COMMANDS =
-  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh|racadm|security|evil-winrm|crackmapexec|cme|nxc|netexec|hydra|smbmap|pcs|[Pp]s[Ee]xec(?:64)?)\b/;
+  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh|racadm|security|evil-winrm|crackmapexec|cme|nxc|netexec|hydra|smbmap|pcs|[Pp]s[Ee]xec(?:64)?|cypher-shell)\b/;
 
 /**
  * The commands whose other flags take a password after a blank: macOS's
@@ -488,6 +492,7 @@ export const passwordFlagAttached: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "cypher-shell -a neo4j+s://graph.internal:7687 -u neo4j -p 'Wv8-Lq3m_Zx7' \"RETURN 1\"",
     // PowerShell's parameter, capitalised.
     "Connect-VIServer vc02.corp.local -User svc_backup -Password 25xXNGh*2X5j -Force",
     // Sysinternals' PsExec: `-p` after a blank.
@@ -675,11 +680,12 @@ export const passwordProse: Rule = {
   id: "password_prose",
   description: "Password given in prose (Vietnamese or English)",
   placeholder: "<PASSWORD>",
-  keywords: ["mật khẩu", "mat khau", "mk", "pass", "pw", "wpa", "psk"],
+  keywords: ["mật khẩu", "mat khau", "mk", "pass", "pw", "wpa", "psk", "bí mật"],
   // `mkdir`, `bypass` and `passes` hold the keywords too; the pattern wants them as words.
   precheck: (facts) =>
     facts.lower.includes("password") || facts.lower.includes("passphrase") ||
     facts.lower.includes("mật khẩu") || facts.lower.includes("mat khau") ||
+    facts.lower.includes("bí mật") ||
     facts.mayHaveWord("mk") || facts.mayHaveWord("pass") || facts.mayHaveWord("pw") ||
     (/cred|login|tài khoản|(?<![a-z])tk(?![a-z])/.test(facts.lower) &&
       facts.lower.includes(" / ")) ||
@@ -688,7 +694,8 @@ export const passwordProse: Rule = {
     new RegExp(
       // The words between stay in the name's sentence: `mật khẩu Sai-Gon@2024!. Wifi: …` is
       // no name of the Wi-Fi's.
-      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z]))[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])(?<![.!?])){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|thành(?![A-Za-z])|:|=)" +
+      // `chuỗi bí mật để ký HMAC là …`, `khóa bí mật là …`: a secret string or key.
+      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z])|(?:chuỗi|khóa|khoá|mã) bí mật)[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])(?<![.!?])){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|thành(?![A-Za-z])|:|=)" +
         // `mật khẩu Ha@Noi2025`: no verb, the next word holds a digit.
         "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
         "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
@@ -713,6 +720,8 @@ export const passwordProse: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    // A secret string named in Vietnamese.
+    "Chuỗi bí mật để ký HMAC SHA512 là Q7WXG2BWIW81DTRP6FTKZL4M9NC3VB8R nhé",
     "Mình đã set storePassword là PixelDragon_589 và keyPassword cũng y vậy",
     "ok giờ thử lại với password mới nhé: Z@d-Gdy8z7St5\nnhớ update vào vault",
     "VPN dùng tài khoản ops.hcm, mật khẩu Sai-Gon@2024x. Wifi văn phòng: AnPhat-Office",
@@ -1780,6 +1789,8 @@ export const passwordMarkup: Rule = {
   validators: [
     nameSaysPassword,
     notConfigWord,
+    // `aws ssm get-parameter`'s SecureString without `--with-decryption`: KMS ciphertext.
+    notSealedCiphertext,
     function markupValue(c) {
       if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
       if (/\s/.test(c.secret)) return passphraseProblem(c.secret);
@@ -1813,6 +1824,8 @@ export const passwordMarkup: Rule = {
     '{"Parameter": {"Name": "/prod/db/password", "Type": "SecureString", "Value": "Hq7-Vm2!Lx9"}}',
   ],
   falsePositives: [
+    // An SSM SecureString read without decryption: KMS ciphertext.
+    '{"Parameter": {"Name": "/orders/prod/db_password", "Type": "SecureString", "Value": "AQICAHhQm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4Io7Qw3Er5Ty9Ui1Op3As5Df7Gh9Jk1Lz4Xc8Vb2Nm6Qw0Er5Ty9Ui3Op7As1Df5Gh9Jk2Lz5Xc9Vb3Nm7Qw1Er6Ty0Ui4Op8As2Df6Gh0Jk=="}}',
     '<label name="password">Password</label>',
     '<span name="password_hint">Use 12 characters or more</span>',
     '      + set {\n          + name  = "auth.adminPassword"\n          + value = (sensitive value)\n        }',
