@@ -21,6 +21,7 @@ import assert from "node:assert/strict";
 import { CATALOGUE_PATH, renderCatalogue } from "../redact/catalogue.ts";
 import { fileUrlToPath } from "../lib/file_url.ts";
 import {
+  DEV_CORPORA,
   formatScore,
   loadCorpus,
   parseCorpus,
@@ -32,14 +33,7 @@ import {
 const CORPUS = new URL("redaction/corpus/", import.meta.url);
 const ROOT = fileUrlToPath(new URL("..", import.meta.url));
 
-for (
-  const name of [
-    "dev.jsonl",
-    "dev_sessions.jsonl",
-    "dev_providers.jsonl",
-    "dev_scanner_shapes.jsonl",
-  ]
-) {
+for (const name of DEV_CORPORA) {
   Deno.test(`redactText() removes every secret of ${name} whole and changes no firm negative`, async () => {
     const score = scoreRedactText(await loadCorpus(new URL(name, CORPUS)));
     assert.equal(score.recall, 1, formatScore(name, score, 20));

@@ -16,7 +16,7 @@ import {
 import { INDEXED_MIN_CHARS, scanText } from "../lib/redact/_engine.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
 import { repeatTo, rulePrefixes, textWithSecrets } from "../bench/_payloads.ts";
-import { loadCorpus } from "./redaction/score.ts";
+import { DEV_CORPORA, loadCorpus } from "./redaction/score.ts";
 
 const CORPUS = new URL("redaction/corpus/", import.meta.url);
 
@@ -45,14 +45,7 @@ Deno.test("mergedOffsets() merges offset lists in ascending order, each offset o
 /** Every text a rule's claim is checked on: its samples, the development corpora, the prefix mix. */
 async function textsToCheck(): Promise<string[]> {
   const texts = [repeatTo(rulePrefixes().join(" "), 1 << 20)];
-  for (
-    const name of [
-      "dev.jsonl",
-      "dev_sessions.jsonl",
-      "dev_providers.jsonl",
-      "dev_scanner_shapes.jsonl",
-    ]
-  ) {
+  for (const name of DEV_CORPORA) {
     for (const c of await loadCorpus(new URL(name, CORPUS))) texts.push(c.text);
   }
   for (const rule of RULES) texts.push(...rule.truePositives, ...rule.falsePositives);
