@@ -83,6 +83,7 @@ const HELD_OUT = [
   "heldout_sessions32_sealed.jsonl",
   "heldout_sessions33_sealed.jsonl",
   "heldout_sessions34_sealed.jsonl",
+  "heldout_sessions35_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -119,6 +120,7 @@ const HELD_OUT = [
   "heldout_sessions32_probe.jsonl",
   "heldout_sessions33_probe.jsonl",
   "heldout_sessions34_probe.jsonl",
+  "heldout_sessions35_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
