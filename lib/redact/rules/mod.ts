@@ -45,7 +45,7 @@ import { npm } from "./npm.ts";
 import { openai } from "./openai.ts";
 import { password } from "./password.ts";
 import { phone } from "./phone.ts";
-import { privateKey, privateKeyBase64, puttyPrivateKey } from "./private_key.ts";
+import { borgKey, privateKey, privateKeyBase64, puttyPrivateKey } from "./private_key.ts";
 import { privateSpan } from "./private_span.ts";
 import { sendgrid } from "./sendgrid.ts";
 import { slack } from "./slack.ts";
@@ -121,6 +121,7 @@ export const RULES: readonly Rule[] = [
   ...microsoft,
   vendorNamed,
   puttyPrivateKey,
+  borgKey,
   jwtBase64,
   kubernetesSecret,
 ];

@@ -701,6 +701,9 @@ export const passwordProse: Rule = {
         "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
         // `password mới nhé: X`: words, then a colon.
         "|(?<![\\w.-])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=/{}@]{1,20}(?![^\\s:=])){1,4}?[ \\t]*:(?!//)" +
+        // `set the password to `…``: what the assistant says it set, quoted (before the verbs:
+        // a verb further on would take the match first).
+        `|(?<![\\w.\`-])(?:password|passphrase)[ \\t]+to[ \\t]+(?=[\`'"])${PROSE_NOW}` +
         `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,6}?[ \\t]+(?:is|was|will be|là)[ \\t]*:?${PROSE_NOW}` +
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
         // `the password's X`, `changed the password to X`, `use password 'X'`.
@@ -720,6 +723,8 @@ export const passwordProse: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    // The assistant saying what it set.
+    "I created the admin user and set the password to `Wq4*nZV.e*Kt7` as you asked.",
     // A secret string named in Vietnamese.
     "Chuỗi bí mật để ký HMAC SHA512 là Q7WXG2BWIW81DTRP6FTKZL4M9NC3VB8R nhé",
     "Mình đã set storePassword là PixelDragon_589 và keyPassword cũng y vậy",
@@ -1410,6 +1415,7 @@ function mayUseToolFlag(lower: string): boolean {
     lower.includes("securestring") || lower.includes("chpasswd") ||
     (lower.includes("machine") && lower.includes("password")) ||
     lower.includes("authinfo:") || lower.includes("requirepass") || lower.includes("masterauth") ||
+    lower.includes("auth-pass") ||
     lower.includes("psk") || lower.includes(" eap ") || lower.includes("xauth") ||
     lower.includes("community") || lower.includes("]:") ||
     /(?:^|\n|\\n|> ?)(?:[ \t]*password|auth)[ \t]/.test(lower);
@@ -1447,6 +1453,7 @@ export const passwordToolFlag: Rule = {
     "authinfo:",
     "password",
     "requirepass",
+    "auth-pass",
     "masterauth",
     "auth ",
     "psk",
@@ -1470,6 +1477,8 @@ export const passwordToolFlag: Rule = {
         `|password(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}password)[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
         // redis.conf's requirepass and masterauth, and redis's AUTH [user] password.
         `|(?:requirepass|masterauth)(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:requirepass|masterauth))[ \\t]+${SHELL_WORD}` +
+        // Redis Sentinel's `sentinel auth-pass MASTER PASSWORD`.
+        `|auth-pass(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}sentinel[ \\t]+auth-pass)[ \\t]+[^\\s"']{1,100}[ \\t]+${SHELL_WORD}` +
         `|AUTH(?<=(?:^|\\n|\\\\n|>[ \\t]?)AUTH)[ \\t]+(?:[^\\s"'\\\\]{1,100}[ \\t]+)?(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
         // IPsec's `: PSK "secret"` (and a user's `EAP`/`XAUTH` one), SNMP's community strings,
         // Postfix's `[relay]:port user:password`.
@@ -1501,6 +1510,7 @@ export const passwordToolFlag: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "port 26379\nsentinel monitor mymaster 10.20.0.11 6379 2\nsentinel auth-pass mymaster Tq8.+Lm3vXr7Zw9\n",
     "ipmitool -I lanplus -H 10.0.9.31 -U ADMIN -P Vq8Rt3Lm9xK chassis status",
     // strongSwan's ipsec.secrets: a user's EAP secret.
     'mtran : EAP "Vq8-Rt3-Lm9x"',

@@ -138,3 +138,22 @@ export const puttyPrivateKey: Rule = {
     "convert it with puttygen; the file starts with PuTTY-User-Key-File-3: and a type",
   ],
 };
+
+/** A BorgBackup key file (`borg key export`): the repository's key, encrypted only by its passphrase. */
+export const borgKey: Rule = {
+  id: "borg_key",
+  description: "BorgBackup key file (BORG_KEY <repository id> and its base64 lines), the whole key",
+  placeholder: "<PRIVATE_KEY>",
+  keywords: ["borg_key "],
+  startsAtKeyword: true,
+  pattern: () => /BORG_KEY [0-9a-f]{64}\r?\n(?:[A-Za-z0-9+/=]{16,100}(?:\r?\n|$)){2,400}/dg,
+  priority: 900,
+  validators: [],
+  allowlist: [],
+  truePositives: [
+    "$ cat ~/.config/borg/keys/backup_example\nBORG_KEY 4f0c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a19\nhqlhbGdvcml0aG2mc2hhMjU2pGRhdGHaAZ5Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4I\no7Qw3Er5Ty9Ui1Op3As5Df7Gh9Jk1Lz4Xc8Vb2Nm6Qw0Er5Ty9Ui3Op7As1Df5Gh9Jk2Lz5X\nc9Vb3Nm7Qw1Er6Ty0Ui4Op8As2Df6Gh0Jk==\n",
+  ],
+  falsePositives: [
+    "export it with `borg key export`; the file starts with BORG_KEY and the repository id",
+  ],
+};
