@@ -10,29 +10,56 @@
 import assert from "node:assert/strict";
 import {
   DENSE_KEYWORD_SPACING,
-  keywordStarts,
+  KeywordStarts,
   mergedOffsets,
 } from "../lib/redact/_keyword_starts.ts";
-import { INDEXED_MIN_CHARS, scanText } from "../lib/redact/_engine.ts";
+import { INDEXED_MIN_CHARS, keywordsIn, type Rule, scanText } from "../lib/redact/_engine.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
 import { repeatTo, rulePrefixes, textWithSecrets } from "../bench/_payloads.ts";
 import { DEV_CORPORA, loadCorpus } from "./redaction/score.ts";
 
 const CORPUS = new URL("redaction/corpus/", import.meta.url);
 
-Deno.test("keywordStarts() finds every start of each keyword in one pass, and leaves out short and dense ones", () => {
+/** Rules that say they start at their keywords, one for each of `keywords`. */
+function rulesOf(keywords: string[]): Rule[] {
+  return keywords.map((keyword) => ({
+    id: keyword,
+    description: "",
+    placeholder: "<X>",
+    keywords: [keyword],
+    startsAtKeyword: true,
+    pattern: () => /x/dg,
+    priority: 1,
+    validators: [],
+    allowlist: [],
+    truePositives: [],
+    falsePositives: [],
+  }));
+}
+
+/** Where the keywords of `rules` start in `lower`, recorded by the engine's one keyword pass. */
+function startsIn(lower: string, rules: Rule[]): Map<string, number[]> {
+  const recorder = new KeywordStarts(lower, rules);
+  keywordsIn(lower, rules, recorder);
+  return recorder.starts;
+}
+
+Deno.test("KeywordStarts records every start of each keyword in the keyword pass, and leaves out short and dense ones", () => {
   const lower = "a sk-ant- b sk-ant-sk-ant- xoxb- zz";
   assert.deepEqual(
-    keywordStarts(lower, ["sk-ant-", "xoxb-", "zz", "absent"]),
-    new Map([["sk-ant-", [2, 12, 19]], ["xoxb-", [27]], ["absent", []]]),
+    startsIn(lower, rulesOf(["sk-ant-", "xoxb-", "zz", "absent"])),
+    new Map([["absent", []], ["sk-ant-", [2, 12, 19]], ["xoxb-", [27]]]),
   );
   // Keywords sharing their first three characters are told apart.
   assert.deepEqual(
-    keywordStarts("sk-or-v1 sk-ant-", ["sk-ant-", "sk-or-"]),
+    startsIn("sk-or-v1 sk-ant-", rulesOf(["sk-ant-", "sk-or-"])),
     new Map([["sk-ant-", [9]], ["sk-or-", [0]]]),
   );
+  // A rule that does not say it starts at its keywords is not recorded.
+  const unsaid = { ...rulesOf(["xoxb-"])[0]!, startsAtKeyword: false };
+  assert.deepEqual(startsIn(lower, [unsaid]), new Map());
   const dense = "key=1 ".repeat(DENSE_KEYWORD_SPACING * 8) + "sk-ant-";
-  const starts = keywordStarts(dense, ["key=", "sk-ant-"]);
+  const starts = startsIn(dense, rulesOf(["key=", "sk-ant-"]));
   assert.equal(starts.has("key="), false, "a keyword found every 6 characters is dense");
   assert.deepEqual(starts.get("sk-ant-"), [dense.length - 7]);
 });

@@ -26,7 +26,13 @@
  * @module
  */
 
-import { DENSE_KEYWORD_SPACING, KeywordStarts, mergedOffsets } from "./_keyword_starts.ts";
+import {
+  DENSE_KEYWORD_SPACING,
+  HASH_MASK,
+  hashThree,
+  KeywordStarts,
+  mergedOffsets,
+} from "./_keyword_starts.ts";
 import { decodeBase64 } from "./_base64.ts";
 import { groupPlace, unnameGroups } from "./_group_place.ts";
 import { isAsciiLetter, isWordOrHyphen } from "./_validators.ts";
@@ -414,14 +420,8 @@ interface KeywordIndex {
 
 const indexes = new WeakMap<readonly Rule[], KeywordIndex>();
 
-const HASH_MASK = 0xffff;
-
 function hashTwo(a: number, b: number): number {
   return (a * 31 + b) & HASH_MASK;
-}
-
-function hashThree(a: number, b: number, c: number): number {
-  return ((a * 31 + b) * 31 + c) & HASH_MASK;
 }
 
 function keywordIndex(rules: readonly Rule[]): KeywordIndex {
@@ -499,16 +499,19 @@ export function keywordsIn(
   for (let at = 0; at < lower.length - 1 && (groupsLeft > 0 || recorder?.recording); at++) {
     const a = b;
     b = lower.charCodeAt(at + 1);
+    // The hash of the next three characters, when the recorder or a group asks it.
+    let three = -1;
     if (recorder !== undefined && at + 2 < lower.length) {
-      recorder.visit(at, a, b, lower.charCodeAt(at + 2));
+      three = hashThree(a, b, lower.charCodeAt(at + 2));
+      recorder.visit(at, three);
     }
     const pair = hashTwo(a, b);
     const start = starts[pair]!;
     if (start === 0) continue;
     if (start & 1) groupsLeft -= lookAt(lower, at, byTwo[pair]!, left, compared, found);
     if (start & 2) {
-      const group = byThree[hashThree(a, b, lower.charCodeAt(at + 2))]!;
-      groupsLeft -= lookAt(lower, at, group, left, compared, found);
+      if (three < 0) three = hashThree(a, b, lower.charCodeAt(at + 2));
+      groupsLeft -= lookAt(lower, at, byThree[three]!, left, compared, found);
     }
   }
   return found;
@@ -577,7 +580,7 @@ export function scanText(
   // In a long text, where the keywords of rules that match only there start, in the same pass.
   const starts = lower.length >= INDEXED_MIN_CHARS && lower.length === text.length &&
       !engineOptions.everyOffset
-    ? new KeywordStarts(lower, rules.flatMap((rule) => rule.startsAtKeyword ? rule.keywords : []))
+    ? new KeywordStarts(lower, rules)
     : undefined;
   const indexed = lower.length >= INDEXED_MIN_CHARS ? keywordsIn(lower, rules, starts) : undefined;
   const counts = indexed === undefined && lower.length >= ANCHORED_MIN_CHARS

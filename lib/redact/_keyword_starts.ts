@@ -9,6 +9,8 @@
  * @module
  */
 
+import type { Rule } from "./_engine.ts";
+
 /**
  * A keyword found more often than once per this many characters is dense:
  * trying a pattern at each of its offsets costs more than one search of
@@ -18,41 +20,48 @@ export const DENSE_KEYWORD_SPACING = 1024;
 
 /** Keywords of three characters or more, grouped by a hash of their first three. */
 interface StartIndex {
+  /** The keywords, sorted. */
+  keywords: readonly string[];
   /** Group number + 1, by the hash of three characters; 0 for none. */
   byThree: Int32Array;
   /** The keywords of each group. */
   groups: string[][];
 }
 
-const HASH_MASK = 0xffff;
+/** The hashes' range, less one: the tables hold `HASH_MASK + 1` entries. */
+export const HASH_MASK = 0xffff;
 
-function hashThree(a: number, b: number, c: number): number {
+/** The hash of three character codes the keyword tables are indexed by (the engine's too). */
+export function hashThree(a: number, b: number, c: number): number {
   return ((a * 31 + b) * 31 + c) & HASH_MASK;
 }
 
-const indexes = new Map<string, StartIndex>();
+const indexes = new WeakMap<readonly Rule[], StartIndex>();
 
-function startIndex(keywords: readonly string[]): StartIndex {
-  const key = keywords.join("\n");
-  const known = indexes.get(key);
+/** The keywords of `rules` that say `startsAtKeyword`, indexed once per rule list. */
+function startIndex(rules: readonly Rule[]): StartIndex {
+  const known = indexes.get(rules);
   if (known !== undefined) return known;
-  const index: StartIndex = { byThree: new Int32Array(HASH_MASK + 1), groups: [] };
+  const keywords = [
+    ...new Set(rules.flatMap((rule) => rule.startsAtKeyword ? rule.keywords : [])),
+  ].filter((keyword) => keyword.length >= 3).sort();
+  const index: StartIndex = { keywords, byThree: new Int32Array(HASH_MASK + 1), groups: [] };
   for (const keyword of keywords) {
     const hash = hashThree(keyword.charCodeAt(0), keyword.charCodeAt(1), keyword.charCodeAt(2));
     if (index.byThree[hash] === 0) index.byThree[hash] = index.groups.push([]);
     index.groups[index.byThree[hash]! - 1]!.push(keyword);
   }
-  indexes.set(key, index);
+  indexes.set(rules, index);
   return index;
 }
 
 /**
- * Records where keywords start while a pass over a lowercase text visits
- * each offset: {@linkcode keywordStarts} makes that pass alone, and the
- * engine's pass that finds which keywords occur makes it for both (text
- * of 256 KiB or more; see `keywordsIn`). Keywords shorter than three
- * characters, and dense ones (see {@linkcode DENSE_KEYWORD_SPACING}), are
- * left out: their rules search the whole text.
+ * Records where the keywords of rules that say `startsAtKeyword` start,
+ * while the engine's pass that finds which keywords occur visits each
+ * offset of a lowercase text (of 256 KiB or more; see `keywordsIn`).
+ * Keywords shorter than three characters, and dense ones (see
+ * {@linkcode DENSE_KEYWORD_SPACING}), are left out: their rules search the
+ * whole text.
  */
 export class KeywordStarts {
   /** Offsets of each keyword still recorded, ascending. */
@@ -63,16 +72,15 @@ export class KeywordStarts {
   #most: number;
   #recording: number;
 
-  /** Starts recording `keywords` in `lower`. */
-  constructor(lower: string, keywords: Iterable<string>) {
-    const long = [...new Set(keywords)].filter((keyword) => keyword.length >= 3).sort();
-    const { byThree, groups } = startIndex(long);
+  /** Starts recording, in `lower`, the keywords of `rules` that say `startsAtKeyword`. */
+  constructor(lower: string, rules: readonly Rule[]) {
+    const { keywords, byThree, groups } = startIndex(rules);
     this.#lower = lower;
     this.#byThree = byThree;
     this.#left = groups.map((group) => [...group]);
     this.#most = Math.max(16, Math.floor(lower.length / DENSE_KEYWORD_SPACING));
-    this.#recording = long.length;
-    this.starts = new Map(long.map((keyword) => [keyword, []]));
+    this.#recording = keywords.length;
+    this.starts = new Map(keywords.map((keyword) => [keyword, []]));
   }
 
   /** Whether some keyword is still recorded: when none is, the pass need not visit on. */
@@ -80,9 +88,9 @@ export class KeywordStarts {
     return this.#recording > 0;
   }
 
-  /** Records the keywords that start at `at`, where the text holds `a`, `b`, `c`. */
-  visit(at: number, a: number, b: number, c: number): void {
-    const group = this.#byThree[hashThree(a, b, c)]!;
+  /** Records the keywords that start at `at`, whose three characters hash to `three` ({@linkcode hashThree}). */
+  visit(at: number, three: number): void {
+    const group = this.#byThree[three]!;
     if (group === 0) return;
     const candidates = this.#left[group - 1]!;
     for (let i = candidates.length - 1; i >= 0; i--) {
@@ -97,29 +105,6 @@ export class KeywordStarts {
       }
     }
   }
-}
-
-/**
- * The offsets in `lower` (lowercase text) where each of `keywords` starts,
- * in ascending order, found in one pass (see {@linkcode KeywordStarts}).
- *
- * @example
- * ```ts
- * keywordStarts("a sk-ant- b sk-ant- xoxb-", ["sk-ant-", "xoxb-", "zz"]);
- * // Map { "sk-ant-" => [2, 12], "xoxb-" => [20] }
- * ```
- */
-export function keywordStarts(lower: string, keywords: Iterable<string>): Map<string, number[]> {
-  const recorder = new KeywordStarts(lower, keywords);
-  let a = lower.charCodeAt(0);
-  let b = lower.charCodeAt(1);
-  for (let at = 0; at + 2 < lower.length && recorder.recording; at++) {
-    const c = lower.charCodeAt(at + 2);
-    recorder.visit(at, a, b, c);
-    a = b;
-    b = c;
-  }
-  return recorder.starts;
 }
 
 /**

@@ -967,12 +967,16 @@ const SHORT_KEY_SYMBOLS = "!#$%^&*";
  * Bounded, so linear; made when first asked, like the rules' patterns.
  */
 function hasQuotedSymbols(text: string): boolean {
-  const symbol = `[${KEY_SYMBOLS.replace(/[\]\\^-]/g, "\\$&")}]`;
   quotedWithSymbols ??= new RegExp(
-    `["'](?:[^"'\\n]{0,200}?${symbol}[^"'\\n]{0,200}?${symbol}` +
-      `|(?=[^"'\\s]{12,19}["'])[^"'\\s]{0,18}?[${SHORT_KEY_SYMBOLS.replace("^", "\\^")}])`,
+    `["'](?:[^"'\\n]{0,200}?${classOf(KEY_SYMBOLS)}[^"'\\n]{0,200}?${classOf(KEY_SYMBOLS)}` +
+      `|(?=[^"'\\s]{12,19}["'])[^"'\\s]{0,18}?${classOf(SHORT_KEY_SYMBOLS)})`,
   );
   return quotedWithSymbols.test(text);
+}
+
+/** A character class of `chars`, escaped. */
+function classOf(chars: string): string {
+  return `[${chars.replace(/[\]\\^-]/g, "\\$&")}]`;
 }
 
 /**
@@ -993,8 +997,14 @@ let bareWithSymbols: RegExp | undefined;
  * a cold hook 2 ms on a 64 KB tool input.
  */
 function hasBareSymbols(text: string): boolean {
-  bareWithSymbols ??=
-    /(?:^|\n|["'])[ \t]{0,8}(?:export[ \t]+)?[\w.-]{1,80}=(?:[^\s"'\\`]{0,200}?[!@#$%^&*()][^\s"'\\`]{0,200}?[!@#$%^&*()]|(?=[^\s"'\\`]{12,19}(?:["'\s]|$))[^\s"'\\`]{0,18}?[!#$%^&*])/;
+  bareWithSymbols ??= new RegExp(
+    String.raw`(?:^|\n|["'])[ \t]{0,8}(?:export[ \t]+)?[\w.-]{1,80}=` +
+      String.raw`(?:[^\s"'\\\`]{0,200}?${classOf(BARE_KEY_SYMBOLS)}` +
+      String.raw`[^\s"'\\\`]{0,200}?${classOf(BARE_KEY_SYMBOLS)}` +
+      String.raw`|(?=[^\s"'\\\`]{12,19}(?:["'\s]|$))[^\s"'\\\`]{0,18}?${
+        classOf(SHORT_KEY_SYMBOLS)
+      })`,
+  );
   return bareWithSymbols.test(text);
 }
 

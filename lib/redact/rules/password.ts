@@ -196,12 +196,15 @@ function mayAssignPassword(text: string, lower: string): boolean {
  * 4,096 characters at most, so no real value leaves a tail and no attempt
  * scans far.
  */
+/** An unquoted value's run: none of the blanks, quotes, separators and brackets that end it. */
+const BARE_VALUE_RUN = "[^\\s\"'\\\\,;&<>(){}\\[\\]`]{1,4096}";
+
 const VALUE = "(?:!!(?:binary|str)[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
   '(?:"""\\n?(?<quoted>(?<secret>[^"\\\\]{1,4096}?))\\n?"""|' +
   "@?\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|N?'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
-  '|\\\\{1,3}"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\{1,3}"|(?<secret>[^\\s"\'\\\\,;&<>(){}\\[\\]`]{1,4096}' +
+  '|\\\\{1,3}"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\{1,3}"' +
   // An `&` that starts no query parameter is the password's own (`DB_PASSWORD=RWdOmFns&Cf8XDu`).
-  "(?:&(?![\\w.-]{1,40}=)[^\\s\"'\\\\,;&<>(){}\\[\\]`]{1,4096}){0,8})" +
+  `|(?<secret>${BARE_VALUE_RUN}(?:&(?![\\w.-]{1,40}=)${BARE_VALUE_RUN}){0,8})` +
   // ODBC's braces quote a value that holds `;`: `PWD={1Pqdd7pR;zL1MJuE}`.
   "|\\{(?<secret>[^{}\\s][^{}\\n]{0,200})\\}(?=[;\"'\\s]|$)" +
   // A log's bracketed value, alone to the line's end: `Password: [N2YA…]`.
