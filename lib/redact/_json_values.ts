@@ -30,8 +30,10 @@ const ESCAPED = /["\\\u0000-\u001f]/;
  */
 export function jsonStringFindings(text: string, scan: (value: string) => Finding[]): Finding[] {
   if (text.length > JSON_MAX_CHARS) return [];
-  const first = text.search(/\S/);
-  if (first < 0 || (text[first] !== "{" && text[first] !== "[")) return [];
+  // JSON's own blanks, looked past by hand: a pattern would compile in every hook run.
+  let first = 0;
+  while (first < text.length && " \t\n\r".includes(text[first]!)) first++;
+  if (text[first] !== "{" && text[first] !== "[") return [];
   let document: unknown;
   try {
     document = JSON.parse(text);
