@@ -32,6 +32,7 @@ import { measureIngest, measureVerify } from "./ingest.ts";
 import { measureRedaction, MIX_INPUT, REALISTIC_1MIB, type RedactionTiming } from "./redaction.ts";
 import {
   gateExitCode,
+  HOOK_GATE_RUNS,
   HOOK_P95_BUDGET_MS,
   HOOK_P95_RATIO,
   hookGateFails,
@@ -59,13 +60,14 @@ const BENCH_SPEC: CommandSpec = {
 Measures the hook (whole process, against an empty deno run), redaction and daemon
 ingest, checks the gates, prints markdown tables and writes bench/latest.md.
 
-  --runs N  hook runs per scenario (default 100)
+  --runs N  hook runs per scenario (default ${HOOK_GATE_RUNS})
 
 Exit codes: 0 every gate passed, 1 a gate failed, 2 bad usage.`,
   options: [{ name: "--runs", value: "N" }],
 };
 
-const runsValue = optionValue(parseOrExit(BENCH_SPEC, Deno.args), "--runs") ?? "100";
+const runsValue = optionValue(parseOrExit(BENCH_SPEC, Deno.args), "--runs") ??
+  String(HOOK_GATE_RUNS);
 if (!/^[1-9][0-9]{0,5}$/.test(runsValue)) {
   console.error(`cyberos-memory bench: --runs needs a positive count, got "${runsValue}"`);
   Deno.exit(EXIT.usage);
