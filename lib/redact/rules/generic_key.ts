@@ -13,7 +13,13 @@ import { boundaryFirst } from "../_boundary_first.ts";
 import type { Candidate, Rule } from "../_engine.ts";
 import { perText } from "../_memo.ts";
 import { isSecretKeyName, textPasswordNameProblem, textSecretNameProblem } from "../secret_keys.ts";
-import { CALL_ARGUMENT, markupPattern, mayHoldMarkup, notConfigWord } from "./password.ts";
+import {
+  CALL_ARGUMENT,
+  hasKeyValueHeader,
+  markupPattern,
+  mayHoldMarkup,
+  notConfigWord,
+} from "./password.ts";
 import {
   hasDigitAndLetter,
   headAndName,
@@ -782,11 +788,6 @@ export const clientKeyArgument: Rule = {
     "import algoliasearch from 'algoliasearch/lite';\nconst searchClient = algoliasearch('G6P154OWZ2', '06e9437d3ab151a22e6da393653f0da0');",
   ],
 };
-
-/** Whether a line of `text` is a `Key  Value` table header; asked once per text. */
-const hasKeyValueHeader = perText((text) =>
-  /(?:^|\n)[ \t]*(?:Key|KEY|Name|NAME)[ \t]{2,}(?:Value|VALUE)[ \t]*\r?\n/.test(text)
-);
 
 /** The row's name says secret, or password. */
 function nameSaysSecretOrPassword(c: Candidate): string | undefined {

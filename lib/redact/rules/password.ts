@@ -1409,6 +1409,14 @@ export const passwordCommand: Rule = {
   ],
 };
 
+/**
+ * Whether a line of `text` is a `Key  Value` table header (its rows are
+ * `generic_api_key_table`'s); asked once per text.
+ */
+export const hasKeyValueHeader = perText((text) =>
+  /(?:^|\n)[ \t]*(?:Key|KEY|Name|NAME)[ \t]{2,}(?:Value|VALUE)[ \t]*\r?\n/.test(text)
+);
+
 /** What the command-specific flags of `password_tool_flag` need first. */
 function mayUseToolFlag(lower: string): boolean {
   return (lower.includes(" -w") && lower.includes("ldap")) ||
@@ -1421,7 +1429,7 @@ function mayUseToolFlag(lower: string): boolean {
     lower.includes("auth-pass") ||
     lower.includes("psk") || lower.includes(" eap ") || lower.includes("xauth") ||
     lower.includes("community") || lower.includes("]:") ||
-    /(?:^|\n|\\n|> ?)(?:[ \t]*password|auth)[ \t]/.test(lower);
+    /(?:^|\n|\\n|> ?)(?:[ \t]*[\w.-]{0,30}(?:passw(?:or)?d|bindpw|rootpw)|auth)[ \t]/.test(lower);
 }
 
 /** Commands whose `-w`/`-P` flag, with a blank, takes a password. */
@@ -1455,6 +1463,9 @@ export const passwordToolFlag: Rule = {
     "machine",
     "authinfo:",
     "password",
+    "passwd",
+    "bindpw",
+    "rootpw",
     "requirepass",
     "auth-pass",
     "masterauth",
@@ -1474,10 +1485,11 @@ export const passwordToolFlag: Rule = {
         `|\\bConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?${SHELL_WORD}(?=[^\\n]{0,100}-AsPlainText)` +
         `|\\becho[ \\t]+['"]?[\\w.-]{1,64}:(?<secret>[^\\s'"|:]{1,4096})['"]?[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?chpasswd` +
         `|(?<=\\bmachine[ \\t]+\\S{1,253}\\s{1,40}(?:login[ \\t]+\\S{1,200}\\s{1,40})?)password[ \\t]+(?<secret>\\S{1,4096})` +
-        // A config line that is only `password VALUE` (msmtp, fetchmail), also inside a JSON string.
-        // These start at their word and look back for the line's start: a leading
-        // line start made V8 stop at every quote and newline.
-        `|password(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}password)[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
+        // A config line that is only `NAME VALUE`, NAME a password's (msmtp's and fetchmail's
+        // `password`, nslcd's `bindpw`, slapd's `rootpw`, Fluent Bit's `HTTP_Passwd`), also
+        // inside a JSON string. These start at their word and look back for the line's start:
+        // a leading line start made V8 stop at every quote and newline.
+        `|(?i:passw(?:or)?d|bindpw|rootpw)(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?<configName>[A-Za-z][\\w.-]{0,30}))[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
         // redis.conf's requirepass and masterauth, and redis's AUTH [user] password.
         `|(?:requirepass|masterauth)(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:requirepass|masterauth))[ \\t]+${SHELL_WORD}` +
         // Redis Sentinel's `sentinel auth-pass MASTER PASSWORD`.
@@ -1506,6 +1518,12 @@ export const passwordToolFlag: Rule = {
         ? undefined
         : `${tool} outside the commands that take a password so`;
     },
+    function configName(c) {
+      const name = c.groups["configName"];
+      if (name === undefined) return undefined;
+      if (hasKeyValueHeader(c.text)) return "a row of a Key/Value table (generic_api_key_table)";
+      return /^(?:bind|root)pw$/i.test(name) ? undefined : passwordNameProblem(name);
+    },
     function toolValueShape(c) {
       if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
       return c.groups["quoted"] === undefined ? passwordShapeProblem(c.secret) : undefined;
@@ -1525,6 +1543,8 @@ export const passwordToolFlag: Rule = {
     "echo 'deploy:Bx6-Wn3-Lq9' | sudo chpasswd",
     "machine git.corp.lan login ci password Jt4-Vm8-Rz1",
     "account default\nhost smtp.mail.lan\nuser ops\npassword Qw7-Lk2-Zx9\n",
+    "uri ldap://10.20.0.15/\nbinddn cn=proxyagent,dc=infra,dc=local\nbindpw Tq7_walnut2291*\n",
+    "[OUTPUT]\n    Name        es\n    HTTP_User   fluentbit\n    HTTP_Passwd Kd4=wQ8.Zm_Lx\n",
     'AuthInfo:smtp.mail.lan "U:relay" "P:Hv6-Np3-Kc8" "M:PLAIN"',
     "bind 127.0.0.1\nrequirepass Tq8-Wn2-Lx5\nmasterauth Tq8-Wn2-Lx5\n",
     "127.0.0.1:6379> AUTH Gz4-Rm7-Kw1",
@@ -1542,6 +1562,7 @@ export const passwordToolFlag: Rule = {
     // Prose and headers that start a line with the words.
     "AUTH required before any command\npassword reset link sent to the user",
     "requirepass ${REDIS_PASSWORD}",
+    "rootpw {SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=\npasswd: files systemd\nbypass Enabled",
     // SNMP's documented defaults.
     "rocommunity public 127.0.0.1",
   ],
