@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import { redactText } from "../lib/redact/mod.ts";
-import { idColumnPlace } from "../lib/redact/rules/_id_columns.ts";
+import { idColumnPlace, SECRET_COLUMN } from "../lib/redact/rules/_id_columns.ts";
 import { PUBLISHED_TEST_CARDS } from "../lib/redact/rules/_published_test_cards.ts";
 import { PUBLIC_TLDS } from "../lib/redact/rules/_public_tlds.ts";
 import { luhnValid } from "../lib/redact/_validators.ts";
@@ -214,6 +214,30 @@ Deno.test({
     assert.equal(
       idColumnPlace(table, table.indexOf("CCCD  "), table.indexOf("CCCD  ") + 4),
       "other",
+    );
+  },
+});
+
+Deno.test({
+  name:
+    "idColumnPlace() names a secret column only by a header cell that is its name, with a rule below",
+  permissions: "none",
+  fn() {
+    const cell = (text: string, value: string) =>
+      idColumnPlace(text, text.indexOf(value), text.indexOf(value) + value.length, SECRET_COLUMN);
+    const markdown = "| Service | Client secret |\n|---|---|\n| api | Wq8zR2mVt5Lx9Kp3 |";
+    assert.equal(cell(markdown, "Wq8zR2mVt5Lx9Kp3"), "id");
+    // A variable's name in a table's first row is no header, nor is a header with no rule below.
+    const listed = "+----------------------+----------+\n" +
+      "| ENVIRONMENT VARIABLE | VALUE    |\n" +
+      "+----------------------+----------+\n" +
+      "| CLOUDFLARE_API_TOKEN | xxxx4f2a |\n" +
+      "| STRIPE_SECRET_KEY    | xxxx3D0K |\n" +
+      "+----------------------+----------+";
+    assert.equal(cell(listed, "STRIPE_SECRET_KEY"), undefined);
+    assert.equal(
+      cell("| Token | Owner |\n| Wq8zR2mVt5Lx9Kp3 | ci |", "Wq8zR2mVt5Lx9Kp3"),
+      undefined,
     );
   },
 });

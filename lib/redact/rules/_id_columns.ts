@@ -3,7 +3,8 @@
  * security numbers): in a table the id context is the column's header,
  * however many rows below it a value sits. Each kind of column
  * ({@linkcode CITIZEN_ID_COLUMN}, {@linkcode SSN_COLUMN}) is read on its
- * own (also {@linkcode PASSWORD_COLUMN}). Four shapes are read:
+ * own (also {@linkcode PASSWORD_COLUMN} and {@linkcode SECRET_COLUMN}). Four shapes
+ * are read:
  *
  * - a CSV, TSV, `;`- or `|`-separated table whose header line names an id
  *   column (`so_cccd`, `cmnd`, `national_id`, `căn cước`…): that column's
@@ -37,16 +38,28 @@ export interface IdColumnKind {
   header?: RegExp;
   /** Whether a JSON key naming such a column makes its array or object a column (`"cccd": […]`). */
   readonly containers: boolean;
+  /**
+   * What a header's cell must be whole (blanks left out), when a name inside
+   * a longer one names no such column (`Token` does, `CLOUDFLARE_API_TOKEN`
+   * in a table's first column does not); a rule line (`|---|`, `+---+`) must
+   * then follow the header too.
+   */
+  readonly wholeName?: RegExp;
   /** The text last read, and what it holds. */
   cachedText?: string;
   cached: IdColumns;
 }
 
-function idColumnKind(name: RegExp, containers = true): IdColumnKind {
+function idColumnKind(
+  name: RegExp,
+  options: { containers?: boolean; wholeName?: RegExp } = {},
+): IdColumnKind {
+  const { containers = true, wholeName } = options;
   return {
     name,
     names: new RegExp(name.source, "gi"),
     containers,
+    ...(wholeName === undefined ? {} : { wholeName }),
     cached: { cells: [], tables: [] },
   };
 }
@@ -63,7 +76,21 @@ export const CITIZEN_ID_COLUMN: IdColumnKind = idColumnKind(
  */
 export const PASSWORD_COLUMN: IdColumnKind = idColumnKind(
   /passw|passphrase|mật[ _]?khẩu|mat[ _]?khau|(?<![a-z])(?:pwd|pw|pass)(?![a-z])|contraseña|senha|passwort|kennwort|mot[ _]de[ _]passe|パスワード/i,
-  false,
+  { containers: false },
+);
+
+/**
+ * Columns of other secrets (`Secret`, `Token`, `API key`, `Credential`) in a
+ * table a person wrote or a tool printed: a column of a table, as for
+ * passwords, not a JSON key's value.
+ */
+export const SECRET_COLUMN: IdColumnKind = idColumnKind(
+  /secret|token|api[ _-]?key|access[ _-]?key|credential|khóa[ _]?bí[ _]?mật/i,
+  {
+    containers: false,
+    wholeName:
+      /^(?:\p{L}+[_-]?)?(?:secret|token|api[_-]?key|access[_-]?key|credentials?|khóabímật)(?:[_-]?(?:value|key))?$/iu,
+  },
 );
 
 /** Columns of US social security numbers (`ssn`, `applicantSsn`, `social_security_no`; not `classname`). */
@@ -154,7 +181,7 @@ function idColumnOf(names: readonly string[], kind: IdColumnKind): number {
     const name = names[i]!.replace(/\\[nrt]|[\s"'`\\[\]]/g, "");
     if (name.length > MAX_NAME) continue;
     const m = kind.name.exec(name);
-    if (m === null) continue;
+    if (m === null || (kind.wholeName !== undefined && !kind.wholeName.test(name))) continue;
     // The word the name is in, to its end (`passw` in `password`).
     let end = m.index + m[0].length;
     while (end < name.length && /\p{L}/u.test(name[end]!)) end++;
@@ -162,6 +189,11 @@ function idColumnOf(names: readonly string[], kind: IdColumnKind): number {
     if (first < 0) first = i;
   }
   return first;
+}
+
+/** Whether a line is a table's rule (`+------+----+`, `|---|---|`). */
+function isRuleLine(line: string): boolean {
+  return /^[ \t|+:=-]*-{3}[ \t|+:=-]*$/.test(line);
 }
 
 /** Skips whitespace, real or escaped (`\n`, `\r`, `\t` inside a JSON string). */
@@ -401,12 +433,15 @@ function tableCells(text: string, at: number, found: IdColumns, kind: IdColumnKi
   const column = idColumnOf(names, kind);
   if (column < 0 || names.some((name) => name.trim().length > MAX_NAME)) return end;
   let row = end + breakAt(text, end);
+  if (kind.wholeName !== undefined && !isRuleLine(text.slice(row, lineEnd(text, row, escaped)))) {
+    return end;
+  }
   let bodyEnd = end;
   for (;;) {
     const rowEnd = lineEnd(text, row, escaped);
     if (rowEnd <= row) break;
     // A rule between rows (`+------+----+`, `|---|---|`) belongs to the table.
-    if (/^[ \t|+:=-]*-{3}[ \t|+:=-]*$/.test(text.slice(row, rowEnd))) {
+    if (isRuleLine(text.slice(row, rowEnd))) {
       const next = breakAt(text, rowEnd);
       if (next === 0) break;
       row = rowEnd + next;

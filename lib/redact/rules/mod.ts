@@ -16,7 +16,7 @@ import { cccd } from "./cccd.ts";
 import { sessionCookie } from "./cookie.ts";
 import { email } from "./email.ts";
 import { network } from "./network.ts";
-import { namedRowSecret, passwordTableCell } from "./table_cell.ts";
+import { namedRowSecret, passwordTableCell, secretTableCell } from "./table_cell.ts";
 import {
   clientKeyArgument,
   commandKeyArgument,
@@ -95,6 +95,7 @@ export const RULES: readonly Rule[] = [
   urlTokenUser,
   ...password,
   passwordTableCell,
+  secretTableCell,
   namedRowSecret,
   genericKey,
   travisSecure,

@@ -12,7 +12,25 @@
 import type { Rule } from "../_engine.ts";
 import { notPlaceholder, passwordShapeProblem } from "../_validators.ts";
 import { NAMED_VALUE_CHECKS } from "./generic_key.ts";
-import { idColumnPlace, PASSWORD_COLUMN } from "./_id_columns.ts";
+import { type IdColumnKind, idColumnPlace, PASSWORD_COLUMN, SECRET_COLUMN } from "./_id_columns.ts";
+
+/** Each cell between pipes, a code span's backticks left out. */
+const PIPE_CELL = () => /\|[ \t]*`?(?<secret>[^|\s`][^|`\n]{0,198}[^|\s`])`?[ \t]*(?=\|)/dg;
+
+/** The checks of a cell of a `kind` column: in one, set, and one word. */
+function cellChecks(kind: IdColumnKind, what: string): Rule["validators"] {
+  return [
+    function inColumn(c) {
+      return idColumnPlace(c.text, c.start, c.end, kind) === "id"
+        ? undefined
+        : `not in a ${what} column`;
+    },
+    notPlaceholder,
+    function looksSet(c) {
+      return /\s/.test(c.secret) ? `words, not a ${what}` : passwordShapeProblem(c.secret);
+    },
+  ];
+}
 
 /** A cell of a pipe table under a header that names a password column. */
 export const passwordTableCell: Rule = {
@@ -31,21 +49,10 @@ export const passwordTableCell: Rule = {
   ],
   // Pipes, and a name of a password column somewhere: the column map is built only then.
   precheck: (facts) => facts.text.includes("|") && PASSWORD_COLUMN.name.test(facts.text),
-  // Each cell between pipes, a code span's backticks left out.
-  pattern: () => /\|[ \t]*`?(?<secret>[^|\s`][^|`\n]{0,198}[^|\s`])`?[ \t]*(?=\|)/dg,
+  pattern: PIPE_CELL,
   secretGroup: "secret",
   priority: 440,
-  validators: [
-    function inPasswordColumn(c) {
-      return idColumnPlace(c.text, c.start, c.end, PASSWORD_COLUMN) === "id"
-        ? undefined
-        : "not in a password column";
-    },
-    notPlaceholder,
-    function looksSet(c) {
-      return /\s/.test(c.secret) ? "words, not a password" : passwordShapeProblem(c.secret);
-    },
-  ],
+  validators: cellChecks(PASSWORD_COLUMN, "password"),
   allowlist: [],
   truePositives: [
     "| Môi trường | Host | User | Mật khẩu |\n|---|---|---|---|\n| staging | pg-stg.noibo.local | app_stg | `syI6jF!yfupWWc` |\n| prod (RO) | pg-prod-ro | readonly | `!!R!a2B39xPPXkgn` |",
@@ -55,6 +62,30 @@ export const passwordTableCell: Rule = {
     "| service | port | note |\n|---|---|---|\n| api | 8080 | Kq7-Zr2-Vn9 rotated |",
     // A template's pipes.
     "  password: {{ .Values.auth.password | b64enc | quote }}",
+  ],
+};
+
+/** A cell of a pipe table under a header that names a column of secrets (not passwords). */
+export const secretTableCell: Rule = {
+  id: "secret_table_cell",
+  description:
+    "Secret in a cell of a pipe table's Secret, Token, API key or Credential column (Markdown, ASCII tables)",
+  placeholder: "<SECRET>",
+  keywords: ["secret", "token", "api key", "api_key", "apikey", "access key", "credential", "khóa"],
+  precheck: (facts) => facts.text.includes("|") && SECRET_COLUMN.name.test(facts.text),
+  pattern: PIPE_CELL,
+  secretGroup: "secret",
+  priority: 435,
+  validators: cellChecks(SECRET_COLUMN, "secret"),
+  allowlist: [],
+  truePositives: [
+    "| Service | User | Secret |\n|---|---|---|\n| RabbitMQ | `orders` | `Wq8zR2mVt5Lx9Kp3Hd7c` |\n| Datadog | – | `3f9a1c7e5b2d8f4a6c0e9b1d3f5a7c2e` |",
+    "+---------+----------------------------------+\n| name    | token                            |\n+---------+----------------------------------+\n| ci-bot  | Zx7Kq2Wv9Lp4Rt8Mn3Bc6Hd1Jf5Gs0Ya |\n+---------+----------------------------------+",
+  ],
+  falsePositives: [
+    "| Secret | Where it lives | Rotated |\n|---|---|---|\n| `STRIPE_KEY` | Vault `kv/pay` | 2024-05-01 |\n| DB password | SSM `/prod/db` | never |",
+    "| Token type | Lifetime |\n|---|---|\n| access | 15 min |\n| refresh | 30 days |",
+    "| API key | Status |\n|---|---|\n| ${STRIPE_SECRET_KEY} | missing |",
   ],
 };
 
