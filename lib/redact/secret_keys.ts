@@ -186,11 +186,12 @@ export function textSecretNameProblem(name: string): string | undefined {
   const parts = words(name);
   // VNPay's `vnp_HashSecret`: the secret a hash is keyed with.
   if (/^hash$/.test(parts.at(-2) ?? "") && /^secret$/.test(parts.at(-1) ?? "")) return undefined;
+  // A name that ends in `secret` names one whoever uses it (`REQUEST_SIGNING_SECRET`,
+  // `cache_secret`): only a part that says public or counts still says otherwise.
+  const vetoes = /^secrets?$/.test(parts.at(-1) ?? "") ? NOT_A_SECRET_EVEN_LAST : PUBLIC_ANYWHERE;
   if (
     // NextAuth's `next-auth.session-token` is no pagination token.
-    parts.some((part, i) =>
-      PUBLIC_ANYWHERE.has(part) && !(part === "next" && parts[i + 1] === "auth")
-    ) ||
+    parts.some((part, i) => vetoes.has(part) && !(part === "next" && parts[i + 1] === "auth")) ||
     PUBLIC_LAST.has(parts.at(-1) ?? "") ||
     /[a-z]Id$|Hash$/.test(name) || /[a-z](?:Name|Ref|Path|File|Type|Url|Arn|Id)$/.test(name)
   ) {
@@ -240,6 +241,22 @@ const PUBLIC_ANYWHERE = new Set([
   // `Sec-WebSocket-Key`: a handshake's nonce.
   "websocket",
   "socket",
+]);
+
+/** The parts of {@linkcode PUBLIC_ANYWHERE} that say so before a final `secret` too. */
+const NOT_A_SECRET_EVEN_LAST = new Set([
+  "hashed",
+  "public",
+  "publishable",
+  "pub",
+  "pubkey",
+  "max",
+  "min",
+  "count",
+  "limit",
+  "length",
+  "len",
+  "fingerprint",
 ]);
 
 /**
