@@ -813,6 +813,55 @@ export const NAMED_VALUE_CHECKS: Rule["validators"] = [
   },
 ];
 
+/** Names a command's set verb takes a password under that say so only to those who know it. */
+const SET_PASSWORD_NAMES = /^(?:requirepass|masterauth|[\w.-]*\.smtppass)$/i;
+
+/**
+ * A secret a command sets, its name and value as the set verb's arguments:
+ * `airflow variables set segment_write_key …`, `aws configure set
+ * aws_secret_access_key …`, `doppler secrets set STRIPE_KEY …`, `git config
+ * --global sendemail.smtppass …`, `poetry config pypi-token.pypi …`,
+ * `redis-cli CONFIG SET requirepass …`. The value is the command's last
+ * word, or the last before a flag.
+ */
+export const commandSetSecret: Rule = {
+  id: "command_set_secret",
+  description:
+    "Secret set by a command's set or config verb, its name and value as arguments (airflow variables set, aws configure set, git config, poetry config)",
+  placeholder: "<SECRET>",
+  keywords: ["set ", "config "],
+  precheck: (facts) =>
+    /(?:set|config)[ \t]+(?:--?[\w-]{1,30}[ \t]+){0,3}[\w.:/@-]{0,80}(?:key|secret|token|pass|pwd|auth|cred)[\w.:/@-]{0,80}[ \t]+\S/
+      .test(facts.lower),
+  pattern: () =>
+    /(?<![\w-])(?:set|SET|Set|config|CONFIG)(?:[ \t]+--?[\w-]{1,30}){0,3}[ \t]+(?<name>[A-Za-z_][\w.:/@-]{0,100})[ \t]+(?<quote>["']?)(?<secret>[^\s"'\\]{8,4096})\k<quote>(?=[ \t]*(?:$|\r?\n|\\n|[;|&)]|[ \t]--?[A-Za-z]))/dg,
+  secretGroup: "secret",
+  // Below the assignment rules, which read the same value where they see it.
+  priority: 395,
+  validators: [
+    function nameSaysIt(c) {
+      return SET_PASSWORD_NAMES.test(c.groups["name"] ?? "")
+        ? undefined
+        : NAMED_VALUE_CHECKS[0]!(c);
+    },
+    ...NAMED_VALUE_CHECKS.slice(1),
+  ],
+  allowlist: PUBLISHABLE_KEYS,
+  truePositives: [
+    "$ airflow variables set segment_write_key 9c41d07e2b8a56f3e1d94c0b7a2f8e65\nVariable segment_write_key created",
+    "doppler secrets set STRIPE_KEY 7Xq2Lm9Vr4Tz8Wn3Kp6Bd1Hc5Jf0Gs2 --project shop",
+    "git config --global sendemail.smtppass 'Wq8-zR2mV!t5Lx'",
+    "poetry config pypi-token.pypi pypi-AgEIcHlwaS5vcmcCJDQ5Mzk4ZWE2",
+    "redis-cli -h cache-01 CONFIG SET requirepass Hd7Kq2Wv9Lp3",
+  ],
+  falsePositives: [
+    "git config --global user.name 'Minh Tran' && npm config set registry https://registry.npmjs.org/",
+    "airflow variables set retry_count 3 && airflow variables set api_key_header X-Api-Key",
+    "doppler secrets set STRIPE_KEY ${STRIPE_KEY} && aws configure set region ap-southeast-1",
+    "git config core.bypass true; set token_ttl 3600",
+  ],
+};
+
 /**
  * A secret's name and its new value, both quoted as code, in what the
  * assistant or a person says they did: "updated `QDRANT_API_KEY` in

@@ -20,6 +20,7 @@ import { namedRowSecret, passwordTableCell, secretTableCell } from "./table_cell
 import {
   clientKeyArgument,
   commandKeyArgument,
+  commandSetSecret,
   genericKey,
   genericKeyDotLeader,
   genericKeyMarkup,
@@ -109,6 +110,7 @@ export const RULES: readonly Rule[] = [
   genericKeyMarkup,
   genericKeyProse,
   genericKeySaid,
+  commandSetSecret,
   genericKeyTable,
   genericKeyDotLeader,
   secretSetInProse,

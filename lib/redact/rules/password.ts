@@ -701,7 +701,7 @@ export const passwordProse: Rule = {
       "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z])|(?:chuỗi|khóa|khoá|mã) bí mật)[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])(?<![.!?])){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|thành(?![A-Za-z])|:|=)" +
         // `mật khẩu Ha@Noi2025`: no verb, the next word holds a digit.
         "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
-        "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,4}?[ \\t]+(?:là|la)(?![A-Za-z])" +
+        "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,4}?[ \\t]+(?:là|la|thành)(?![A-Za-z])" +
         // `password mới nhé: X`: words, then a colon.
         "|(?<![\\w.-])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=/{}@]{1,20}(?![^\\s:=])){1,4}?[ \\t]*:(?!//)" +
         // `set the password to `…``: what the assistant says it set, quoted (before the verbs:
@@ -738,6 +738,7 @@ export const passwordProse: Rule = {
     "em đã đổi mật khẩu root của db-01 thành Hn@2024xyz rồi",
     "the admin password is Kq7!vR2m, change it after login",
     "pass wifi là Tr4ngAn#88",
+    "em đổi pass VPN thành Qe7-LmZ2#wd9 thì bị khóa tài khoản",
     "tài khoản admin, mật khẩu Ha@Noi2025, email sau",
     // A backticked value after the word.
     "creds for staging: user `qa`, pass `Dv7-Kq2-Lm8`",
@@ -1573,8 +1574,9 @@ export const passwordToolFlag: Rule = {
  * escaped), a variable or a number, maybe on a line of its own.
  */
 export const CALL_ARGUMENT =
-  // A backslash before a letter is the text's own: a Windows account, `"CORP\\svc_ldap"`.
-  "\\s{0,64}(?:\\\\{0,3}\"(?:[^\"\\\\\\n]|\\\\[A-Za-z]){0,200}\\\\{0,3}\"|\\\\{0,3}'[^'\\\\\\n]{0,200}\\\\{0,3}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4}";
+  // Backslashes before a letter are the text's own: a Windows account, `"CORP\\svc_ldap"`,
+  // escaped once more in each string it sits in.
+  "\\s{0,64}(?:\\\\{0,3}\"(?:[^\"\\\\\\n]|\\\\{1,8}[A-Za-z]){0,200}\\\\{0,3}\"|\\\\{0,3}'(?:[^'\\\\\\n]|\\\\{1,8}[A-Za-z]){0,200}\\\\{0,3}'|\\$?[\\w.>-]{1,60})[ \\t]{0,4}";
 
 /**
  * The password as the second argument of a login call: `login("u", "p")`,

@@ -153,11 +153,11 @@ export const phoneNational: Rule = {
   precheck: (facts) => facts.digitCluster() >= 9,
   pattern: () =>
     new RegExp(
-      "(?:(?<=(?<![\\w-])[Tt][Ee][Ll]:)|(?<![\\w.+/:-]))(?:\\(0\\d{1,4}\\)[ .-]?\\d{3,4}[ .-]?\\d{3,4}" +
+      "(?:(?<=(?<![\\w-])[Tt][Ee][Ll](?:;[\\w=,-]{1,40})?:)|(?<![\\w.+/:-]))(?:\\(0\\d{1,4}\\)[ .-]?\\d{3,4}[ .-]?\\d{3,4}" +
         "|0[1-9]\\d{0,3}(?<sep>[ .-])\\d{2,8}(?:\\k<sep>\\d{2,6}){0,3}" +
         "|0[35789]\\d{8}" +
         // In a `tel:` link any national number may stand bare.
-        "|(?<=[Tt][Ee][Ll]:)0[1-9]\\d{7,9})(?![\\w]|[.:/]\\d|-\\w)",
+        "|(?<=[Tt][Ee][Ll](?:;[\\w=,-]{1,40})?:)0[1-9]\\d{7,9})(?![\\w]|[.:/]\\d|-\\w)",
       "dg",
     ),
   priority: 150,
@@ -182,6 +182,8 @@ export const phoneNational: Rule = {
     "UK mobile 07911 123456",
     "Paris 01 42 68 53 00",
     "Berlin 030 12345678",
+    // A vCard's TEL property, its parameters before the colon.
+    "BEGIN:VCARD\nFN:Claire Martin\nTEL;TYPE=CELL:06 71 38 24 95\nEND:VCARD",
     // `tel:` links, a mobile and a landline bare there.
     '<a href="tel:0827445190">Gọi ngay</a>',
     '<a href="tel:02437261855">Tổng đài</a>',
@@ -227,7 +229,7 @@ export const phoneNanp: Rule = {
   keywords: [],
   precheck: (facts) => facts.digitCluster() >= 10,
   pattern: () =>
-    /(?:(?<=(?<![\w-])[Tt][Ee][Ll]:)|(?<![\w.+/:-]))(?:1[ .-])?(?:\([2-9]\d{2}\)[ ]?\d{3}[ .-]\d{4}|\([1-9]\d\)[ ]?9?[2-9]\d{3}-\d{4}|[2-9]\d{2}-[2-9]\d{2}-\d{4}|[2-9]\d{2}\.[2-9]\d{2}\.\d{4}|[2-9]\d{2} [2-9]\d{2} \d{4})(?![\w-]|[.:/]\d)/dg,
+    /(?:(?<=(?<![\w-])[Tt][Ee][Ll](?:;[\w=,-]{1,40})?:)|(?<![\w.+/:-]))(?:1[ .-])?(?:\([2-9]\d{2}\)[ ]?\d{3}[ .-]\d{4}|\([1-9]\d\)[ ]?9?[2-9]\d{3}-\d{4}|[2-9]\d{2}-[2-9]\d{2}-\d{4}|[2-9]\d{2}\.[2-9]\d{2}\.\d{4}|[2-9]\d{2} [2-9]\d{2} \d{4})(?![\w-]|[.:/]\d)/dg,
   priority: 150,
   validators: [
     function notASize(c) {
