@@ -355,17 +355,26 @@ export const platforms: Rule[] = [
   adafruit,
 ];
 
-/** HashiCorp Vault tokens of the format before 1.10 (s. + 24). */
+/** HashiCorp Vault tokens of the format before 1.10 (s., b. or r. + 24 or more). */
 export const vaultLegacy: Rule = token({
   id: "vault_legacy_token",
-  description: "HashiCorp Vault service token of the format before 1.10 (s. + 24, mixed case)",
+  description:
+    "HashiCorp Vault service, batch or recovery token of the format before 1.10 (s., b. or r. + 24 to 32, mixed case)",
   placeholder: "<VAULT_TOKEN>",
-  keywords: ["s."],
+  keywords: ["s.", "b.", "r."],
   // Starts at the literal, so V8 skips ahead to each "s." instead of trying every offset.
-  pattern: () => /s\.(?<=(?<![\w.$/-])s\.)[A-Za-z0-9]{24}(?![\w.-])/dg,
+  pattern: () => /[sbr]\.(?<=(?<![\w.$/-])[sbr]\.)[A-Za-z0-9]{24,32}(?![\w.-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, mixedCase, minEntropy(3.8)],
-  truePositives: ["export VAULT_TOKEN=s.Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1"],
-  falsePositives: ["s.toStringRepresentation", "this.s.Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1"],
+  truePositives: [
+    "export VAULT_TOKEN=s.Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1",
+    "vault token lookup b.Rk3vQ9mW2xLp7Tz4Hn8Bc5Yd1Jf",
+    'recovery_token = "r.Zx7Kq2Wv9Lp4Rt8Mn3Bc6Hd1Jf"',
+  ],
+  falsePositives: [
+    "s.toStringRepresentation",
+    "this.s.Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1",
+    "(r.responseBodyAsString, b.contentLengthLong)",
+  ],
 });
 
 function mixedCase(c: { secret: string }): string | undefined {
