@@ -89,7 +89,7 @@ export const SECRET_COLUMN: IdColumnKind = idColumnKind(
   {
     containers: false,
     wholeName:
-      /^(?:\p{L}+[_-]?)?(?:secret|token|api[_-]?key|access[_-]?key|credentials?|khóabímật)(?:[_-]?(?:value|key))?$/iu,
+      /^(?:[a-z]+[_-]?)?(?:secret|token|api[_-]?key|access[_-]?key|credentials?|khóabímật)(?:[_-]?(?:value|key))?$/i,
   },
 );
 
