@@ -11,7 +11,6 @@
 
 import { boundaryFirst } from "../_boundary_first.ts";
 import type { Candidate, Rule } from "../_engine.ts";
-import { perText } from "../_memo.ts";
 import { isSecretKeyName, textPasswordNameProblem, textSecretNameProblem } from "../secret_keys.ts";
 import {
   CALL_ARGUMENT,

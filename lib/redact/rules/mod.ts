@@ -16,7 +16,7 @@ import { cccd } from "./cccd.ts";
 import { sessionCookie } from "./cookie.ts";
 import { email } from "./email.ts";
 import { network } from "./network.ts";
-import { namedRowSecret, passwordTableCell, secretTableCell } from "./table_cell.ts";
+import { namedPairRow, namedRowSecret, passwordTableCell, secretTableCell } from "./table_cell.ts";
 import {
   clientKeyArgument,
   commandKeyArgument,
@@ -98,6 +98,7 @@ export const RULES: readonly Rule[] = [
   passwordTableCell,
   secretTableCell,
   namedRowSecret,
+  namedPairRow,
   genericKey,
   travisSecure,
   card,

@@ -90,41 +90,57 @@ export const secretTableCell: Rule = {
 };
 
 /**
- * A two-cell row that names a secret in plain words and gives its value (a
- * CLI's table of a key it made: `| API Secret | Z1Fq… |`), asked only of
- * texts that hold one.
- */
-const PLAIN_NAMED_ROW = /\|[ \t]*[A-Za-z][\w .-]{0,40}(?:key|secret|token|password)[ \t]*\|/i;
-
-/**
  * A Markdown table's row that names a secret in its first cell and gives
  * its value, as code, in a later one: what an assistant writes when it
- * lists a file's variables (`| \`SMTP_PASSWORD\` | worker | \`E2sb…\` |`);
- * or a row of two cells, the name in words (`| API Secret | Z1Fq… |`, what
- * a CLI prints for a key it made).
+ * lists a file's variables (`| \`SMTP_PASSWORD\` | worker | \`E2sb…\` |`).
  */
 export const namedRowSecret: Rule = {
   id: "named_row_secret",
   description:
-    "Secret in a table row whose first cell names it (| `SMTP_PASSWORD` | … | `value` |, | API Secret | value |)",
+    "Secret in a Markdown table row whose first cell names it (| `SMTP_PASSWORD` | … | `value` |)",
   placeholder: "<SECRET>",
   keywords: ["|"],
-  precheck: (facts) => facts.text.includes("| `") || PLAIN_NAMED_ROW.test(facts.text),
+  precheck: (facts) => facts.text.includes("| `"),
   pattern: () =>
     // Starts at the row's first cell, a name in backticks; the value is the first cell in
-    // backticks after it. Or a row of two cells, a name in words and a value.
-    /\|(?<=(?:^|\n|\\n)[ \t]{0,8}\|)(?:[ \t]*`(?<name>[A-Za-z_][\w.-]{1,60})`[ \t]*\|(?:[^|`\n]{0,80}\|){0,4}[ \t]*`(?<secret>[^`|\s]{8,512})`[ \t]*\||[ \t]*(?<name>[A-Za-z][\w.-]{0,30}(?: [\w.-]{1,30}){0,3})[ \t]*\|[ \t]*(?<secret>[^`|\s]{8,512})[ \t]*\|[ \t]*(?=\r?\n|\\[rn]|$))/dg,
+    // backticks after it.
+    /\|(?<=(?:^|\n|\\n)[ \t]{0,8}\|)[ \t]*`(?<name>[A-Za-z_][\w.-]{1,60})`[ \t]*\|(?:[^|`\n]{0,80}\|){0,4}[ \t]*`(?<secret>[^`|\s]{8,512})`[ \t]*\|/dg,
   secretGroup: "secret",
   priority: 430,
   validators: NAMED_VALUE_CHECKS,
   allowlist: [],
   truePositives: [
     "| Variable | Service | Value in your file | Notes |\n|---|---|---|---|\n| `SMTP_HOST` | worker | `smtp-relay.brevo.com` | |\n| `SMTP_PASSWORD` | worker | `E2sbWsZ8ppEzNa17` | move it |",
+  ],
+  falsePositives: [
+    "| `PASSWORD_MIN_LENGTH` | `12` |\n| `API_KEY` | required | `string` |\n| `QUEUE_URL` | worker | `${REDIS_URL}/2` |",
+  ],
+};
+
+/**
+ * A row of two cells whose first names a secret in words and whose second
+ * is its value: what a CLI prints for a key it made (`| API Key | BCFY… |`,
+ * `| API Secret | Z1Fq… |`).
+ */
+export const namedPairRow: Rule = {
+  id: "named_pair_row",
+  description:
+    "Secret in a table row of two cells, the first naming it in words (| API Secret | value |)",
+  placeholder: "<SECRET>",
+  keywords: ["key", "secret", "token", "password"],
+  precheck: (facts) =>
+    /\|[ \t]*[A-Za-z][\w .-]{0,40}(?:key|secret|token|password)[ \t]*\|/i.test(facts.text),
+  pattern: () =>
+    /\|(?<=(?:^|\n|\\n)[ \t]{0,8}\|)[ \t]*(?<name>[A-Za-z][\w.-]{0,30}(?: [\w.-]{1,30}){0,3})[ \t]*\|[ \t]*(?<secret>[^`|\s]{8,512})[ \t]*\|[ \t]*(?=\r?\n|\\[rn]|$)/dg,
+  secretGroup: "secret",
+  priority: 430,
+  validators: NAMED_VALUE_CHECKS,
+  allowlist: [],
+  truePositives: [
     "+------------+------------------------------------------+\n| API Key    | KQ7ZV2PX9MRT4WLD                         |\n| API Secret | q8Zr4Lm2Vn7Xc1Tb6Yk9Hs3Jd5Fg0Wp2Ae4Rt/Xy |\n+------------+------------------------------------------+",
     '{"stdout": "| API Key    | KQ7ZV2PX9MRT4WLD |\\n| API Secret | q8Zr4Lm2Vn7Xc1Tb6Yk9Hs3Jd5Fg0Wp2Ae4Rt/Xy |\\n"}',
   ],
   falsePositives: [
-    "| `PASSWORD_MIN_LENGTH` | `12` |\n| `API_KEY` | required | `string` |\n| `QUEUE_URL` | worker | `${REDIS_URL}/2` |",
     "| Setting | Value |\n|---|---|\n| Token lifetime | 3600 |\n| API key header | X-Api-Key |\n| Secret store | vault-prod-01 |",
   ],
 };
