@@ -131,6 +131,8 @@ const anotherNumber = remembered((context: string) => {
     ) ||
     /^[ \t]?(?:bytes?|[KMGT]i?B|ms|records?|rows?|items?|lines?|chars?|times?)\b/.test(after)
   ) return "a quantity";
+  // An id's value (`"id": "0315478962"`, `order_id=0912345678`): a record's key, not a number to call.
+  if (/(?:^|[^\w])(?:[a-z]+_)?id["']?[ \t]*[:=][ \t]*["']?$/i.test(before)) return "an id";
   // A Vietnamese tax code (mã số thuế) has ten digits, written without a blank or a bracket,
   // and may start like a mobile number; a branch's adds `-001`.
   if (!/^\d{10}$/.test(secret)) return undefined;
@@ -216,6 +218,7 @@ export const phoneNational: Rule = {
     // Tax codes (mã số thuế), ten digits like a mobile number's.
     "Người mua: CÔNG TY TNHH AN KHANG — MST: 0316789452\n$ curl -s https://api.vietqr.io/v2/business/0315478962",
     "API tra cứu MST của mình trả về lỗi cho 0301234567-002 nhưng tra MST công ty mẹ 0301234567 thì ra",
+    '{"id": "0315478962", "name": "CÔNG TY TNHH MINH PHÁT"} order_id=0912345678',
   ],
 };
 
