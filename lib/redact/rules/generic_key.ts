@@ -335,6 +335,19 @@ export const genericKey: Rule = {
         ? "a key's fingerprint"
         : undefined;
     },
+    function notRecordKey(c) {
+      // `{"kind":"user","key":"16c8…"}` (a LaunchDarkly context), `{"key":"…","value":…}` (a
+      // Kafka record, a name/value pair): a bare `key` beside its record's kind or value names
+      // the record, and is no credential.
+      if (!/^key$/i.test(headAndName(c))) return undefined;
+      const open = c.text.lastIndexOf("{", c.start);
+      if (open < 0 || c.start - open > 300) return undefined;
+      const close = c.text.indexOf("}", c.end);
+      const record = c.text.slice(open, close < 0 ? c.end + 300 : Math.min(close, c.end + 300));
+      return /\\?["'](?:kind|type|topic|partition|offset|value)\\?["'][ \t]*:/i.test(record)
+        ? "a record's key beside its kind or value"
+        : undefined;
+    },
     function notLabelledChecksum(c) {
       // `checksum/secret: 5c50…`: Helm's digest of a Secret's manifest, named after it.
       return /^[0-9a-f]{40,128}$/.test(c.secret) &&
@@ -397,6 +410,8 @@ export const genericKey: Rule = {
     "AccessorID:       9d3f7a5c-0e8b-4d6f-8a1c-9e3b7d5f1a2c\nSecretID:         4f8a2c6e-1b9d-4f7a-9c0e-8b2d6f4a1c9e",
   ],
   falsePositives: [
+    '{"kind":"user","key":"16c80c1bbf864508eebb47c87d340e51ebc31571","anonymous":false}',
+    '{"topic":"orders","partition":3,"key":"a7Kq2Wv9Lp4Rt8Mn3Bc6Hd1Jf5Gs0Ya","value":{"id":7}}',
     // A cache's key: its files' digest after words.
     "key: Linux-pnpm-646dac532fce276b341bfac190442820581cc3f07d7628ad2f836f21294f8e35",
     "Cache restored from key: pip-Linux-py3.12-fd195f9eb82239f451a63680ae059071b475fb42f89e8f06a45f2465f7ca2e5c",
