@@ -97,6 +97,10 @@ function kept(c: Candidate): string | undefined {
   if (/\[bot\] ?<$/.test(c.text.slice(Math.max(0, c.start - 7), c.start))) {
     return "bot or no-reply address";
   }
+  // A Google Cloud service account (`deployer@acme-prod.iam.gserviceaccount.com`): a bot's.
+  if (domain === "gserviceaccount.com" || domain.endsWith(".gserviceaccount.com")) {
+    return "a service account (a bot's address)";
+  }
   // SSH's algorithm names: `ssh-ed25519-cert-v01@openssh.com`, `chacha20-poly1305@openssh.com`.
   if (domain === "openssh.com") return "an SSH algorithm's name";
   // GitHub's notification sender, in every mail header of a repository's activity.
@@ -159,6 +163,7 @@ export const email: Rule = {
   ],
   falsePositives: [
     "Email từ notifications@github.com bị rơi vào spam",
+    "gcloud run deploy api --service-account=deployer@acme-prod.iam.gserviceaccount.com",
     // Masked already.
     "| le*********89@yahoo.com.vn | th***@gmail.com |",
     // A git SSH remote.
