@@ -749,12 +749,19 @@ Deno.test("placeholderProblem: names, code and counting typed as values are no s
   assert.equal(placeholderProblem("+ $password"), "a concatenation");
   assert.equal(placeholderProblem("#toggle-password"), "a CSS selector");
   assert.equal(placeholderProblem("a0b1c2d3-e4f5-g6h7-i8j9"), "letters and digits counted in turn");
+  for (
+    const counted of ["0a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7rNRAL", "px-dep-z9y8x7w6-v5u4-t3s2-r1q0"]
+  ) {
+    assert.equal(placeholderProblem(counted), "letters and digits counted in turn", counted);
+  }
   assert.equal(placeholderProblem("&lt;YOUR_PASSWORD&gt;"), "template syntax");
   assert.equal(placeholderProblem("pass"), "placeholder word pass");
   assert.equal(placeholderProblem("not-set"), "placeholder word not-set");
   // Random values stay secrets.
   assert.equal(placeholderProblem("#Tq8-Lm3v-Xr7"), undefined);
   assert.equal(placeholderProblem("a7b1c9d3-e4f5-k6h7"), undefined);
+  // Letters up and digits down: no count in turn.
+  assert.equal(placeholderProblem("a8b7c6d5e4f3g2h1i0j9k8l7"), undefined);
 });
 
 Deno.test("placeholderProblem: a stand-in word in the marks that set it apart ([FILTERED], __SET_ME__) and a secret store's reference are stand-ins", () => {
