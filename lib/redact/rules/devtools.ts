@@ -13,6 +13,7 @@
 import type { Rule } from "../_engine.ts";
 import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
 import { token } from "./_token.ts";
+import { decodeBase64 } from "../_base64.ts";
 
 /** PyPI API tokens (a macaroon whose base64 names pypi.org or test.pypi.org). */
 export const pypi: Rule = token({
@@ -164,12 +165,26 @@ export const grafana: Rule = token({
   startsAtKeyword: true,
   pattern: () =>
     /(?<![\w-])(?:glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{70,400}={0,2})(?![\w+/=-])/dg,
+  validators: [
+    notPlaceholder,
+    minEntropy(3),
+    function notPowerBiView(c) {
+      // `app.powerbi.com/view?r=eyJrIjoi…`: a published report's `{"k":…,"t":…,"c":…}`, public.
+      if (!c.secret.startsWith("eyJrIjoi")) return undefined;
+      return /^\{"k":"[^"]*","t":"/.test(decodeBase64(c.secret) ?? "")
+        ? "a Power BI report's public view key"
+        : undefined;
+    },
+  ],
   truePositives: [
     "GRAFANA_SERVICE_ACCOUNT_TOKEN=glsa_ruuXHYjGPf4dwJXiJAkT5aiAcJEwc2aa_7d0017dc",
     "grafana_cloud_token: glc_Ihb0s12VBv+b14QQhZOnAOW07CfgUvUsH4oXKAFEDSkLk0dyKFgfNYoLBU1Fj6X394ctAP17FfiOEqxH8n1T96e+cHn8gG4AGyDpmxtAj1AeHxDSEuOtUv0Q==",
     "api_key = eyJrIjoioocx1C6BMQU7B9ki1KIsNyezDkB9bYQ8t05t0nNsJti6QeAukeRHRV6Tpr5kfWQXSWMuf1ImemuqlgQY=",
   ],
-  falsePositives: ["glsa_ tokens belong to service accounts"],
+  falsePositives: [
+    "glsa_ tokens belong to service accounts",
+    "https://app.powerbi.com/view?r=eyJrIjoiOWUzYmNhODMtMjg4NC00ZDQwLWFmMmQtMDlhZDQxNTU3Yjg2IiwidCI6IjM1ZWY1ODMyLTJmMzItNDU3Ny04Mzc2LTMxMzUzOWVmMzdjOSIsImMiOjh9",
+  ],
 });
 
 /** New Relic keys. */
