@@ -201,13 +201,11 @@ export function textSecretNameProblem(name: string): string | undefined {
 }
 
 /**
- * Name parts that say a value is public or not the secret itself wherever
- * they stand (`public_key`, `max_tokens`, `idempotency_key`, `key_id`).
+ * Name parts that say a value is public or counts something, wherever they
+ * stand and even before a final `secret` (`public_secret`, `max_secret_len`).
  */
-const PUBLIC_ANYWHERE = new Set([
+const PUBLIC_OR_COUNTED = [
   "hashed",
-  "id",
-  "ids",
   "public",
   "publishable",
   "pub",
@@ -216,6 +214,22 @@ const PUBLIC_ANYWHERE = new Set([
   "min",
   "count",
   "limit",
+  "length",
+  "len",
+  "fingerprint",
+];
+
+/** The parts of {@linkcode PUBLIC_ANYWHERE} that say so before a final `secret` too. */
+const NOT_A_SECRET_EVEN_LAST = new Set(PUBLIC_OR_COUNTED);
+
+/**
+ * Name parts that say a value is public or not the secret itself wherever
+ * they stand (`public_key`, `max_tokens`, `idempotency_key`, `key_id`).
+ */
+const PUBLIC_ANYWHERE = new Set([
+  ...PUBLIC_OR_COUNTED,
+  "id",
+  "ids",
   "idempotency",
   "dedup",
   "request",
@@ -227,10 +241,7 @@ const PUBLIC_ANYWHERE = new Set([
   "cache",
   "index",
   "usage",
-  "fingerprint",
   "kid",
-  "length",
-  "len",
   // Pagination: AWS's `NextToken`, `nextPageToken`, `continuation_token`, cursors.
   "next",
   "page",
@@ -241,22 +252,6 @@ const PUBLIC_ANYWHERE = new Set([
   // `Sec-WebSocket-Key`: a handshake's nonce.
   "websocket",
   "socket",
-]);
-
-/** The parts of {@linkcode PUBLIC_ANYWHERE} that say so before a final `secret` too. */
-const NOT_A_SECRET_EVEN_LAST = new Set([
-  "hashed",
-  "public",
-  "publishable",
-  "pub",
-  "pubkey",
-  "max",
-  "min",
-  "count",
-  "limit",
-  "length",
-  "len",
-  "fingerprint",
 ]);
 
 /**
