@@ -749,6 +749,7 @@ Deno.test("placeholderProblem: names, code and counting typed as values are no s
   assert.equal(placeholderProblem("+ $password"), "a concatenation");
   assert.equal(placeholderProblem("#toggle-password"), "a CSS selector");
   assert.equal(placeholderProblem("pk_placeholderplaceholder12"), "template words");
+  assert.equal(placeholderProblem("postgres_password_here"), "template words");
   assert.equal(placeholderProblem("a0b1c2d3-e4f5-g6h7-i8j9"), "letters and digits counted in turn");
   for (
     const counted of ["0a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7rNRAL", "px-dep-z9y8x7w6-v5u4-t3s2-r1q0"]

@@ -225,6 +225,7 @@ const TEMPLATE_HINTS = [
   "sample",
   "mock",
   "placeholder",
+  "here",
 ];
 
 /**
@@ -372,7 +373,7 @@ function placeholderProblemOf(value: string): string | undefined {
   if (/(?:^|[_-])(?:your|my|insert|replace|enter|fake|dummy)[_-]/i.test(value)) {
     return "template words";
   }
-  if (/^your|^<|example|placeholder/i.test(value)) return "template words";
+  if (/^your|^<|example|placeholder|[_-]here$/i.test(value)) return "template words";
   if (
     /^(?:my|the|some)[_-]?(?:password|passwd|pass|pwd|secret|token|api[_-]?key|key)\d{0,4}$/i.test(
       value,

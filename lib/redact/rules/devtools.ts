@@ -326,6 +326,24 @@ export const airtable: Rule = token({
   falsePositives: ["path.to.module"],
 });
 
+/** Statsig's server secret key (`secret-…`); its client keys (`client-…`) ship in apps. */
+export const statsig: Rule = token({
+  id: "statsig_server_secret",
+  description: "Statsig server secret key (secret- + 40 to 50 letters and digits)",
+  placeholder: "<STATSIG_KEY>",
+  keywords: ["secret-"],
+  startsAtKeyword: true,
+  pattern: () => /(?<![\w-])secret-[A-Za-z0-9]{40,50}(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: [
+    "await Statsig.initialize('secret-Kq7Lm2Vx9Rt3Wz8PnB4Yc6Hd1Jf5Gs0Ua2Ie9Ow7Tq3Lx', { environment: { tier: 'production' } });",
+  ],
+  falsePositives: [
+    "kubectl get secret-store-csi-driver-provider-aws-1234567890abcdefghij",
+    "Statsig.initialize('client-Kq7Lm2Vx9Rt3Wz8PnB4Yc6Hd1Jf5Gs0Ua2Ie9Ow7Tq3Lx')",
+  ],
+});
+
 /** Contentful, ReadMe, Typeform, Prefect, Infracost, Frame.io and Scalingo tokens. */
 export const saasTokens: Rule = token({
   id: "saas_token",
@@ -437,6 +455,7 @@ export const devtools: Rule[] = [
   figma,
   asana,
   airtable,
+  statsig,
   saasTokens,
   launchdarkly,
   octopus,

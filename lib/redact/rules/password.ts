@@ -898,7 +898,10 @@ export const envFallbackSecret: Rule = {
       "(?:\\?:|\\?\\?|\\|\\|)(?<=(?:getenv|environ|env|ENV)\\b[^\\n]{0,120}(?:\\?:|\\?\\?|\\|\\|))" +
         "[ \\t]*\\\\{0,3}(?<q>[\"'`])(?<secret>[^\"'`\\\\\\n]{6,200})\\\\{0,3}\\k<q>" +
         "|(?:environ\\.get|getenv|ENV\\.fetch|env)\\([ \\t]*\\\\{0,3}[\"'](?<name>[\\w.-]{1,80})\\\\{0,3}[\"'][ \\t]*,[ \\t]*" +
-        "\\\\{0,3}(?<q>[\"'])(?<secret>[^\"'\\\\\\n]{6,200})\\\\{0,3}\\k<q>",
+        "\\\\{0,3}(?<q>[\"'])(?<secret>[^\"'\\\\\\n]{6,200})\\\\{0,3}\\k<q>" +
+        // Ruby's block form, `ENV.fetch("DB_PASSWORD") { "…" }` (in an ERB tag too).
+        "|ENV\\.fetch\\([ \\t]*\\\\{0,3}[\"'](?<name>[\\w.-]{1,80})\\\\{0,3}[\"'][ \\t]*\\)[ \\t]*\\{[ \\t]*" +
+        "\\\\{0,3}(?<q>[\"'])(?<secret>[^\"'\\\\\\n]{6,200})\\\\{0,3}\\k<q>[ \\t]*\\}",
       "dg",
     ),
   secretGroup: "secret",
@@ -918,6 +921,7 @@ export const envFallbackSecret: Rule = {
     "storePassword System.getenv('KEYSTORE_PASSWORD') ?: 'B4WHEAtxNWB4jptfRq'",
     'const key = process.env.STRIPE_WEBHOOK_SECRET || "Wq8Lm3Vx7Rt2Kz9Pn4";',
     'STRIPE_KEY = os.environ.get("STRIPE_API_KEY", "Hv5Qm2Lt8xWq9Zr3")',
+    'password: <%= ENV.fetch("BOOKING_DATABASE_PASSWORD") { "Rq7-LmZ2wXv9-4Tk" } %>',
   ],
   falsePositives: [
     "const port = process.env.PORT || '3000'; const host = process.env.HOST ?? 'localhost'",
@@ -1612,6 +1616,8 @@ export const passwordCall: Rule = {
     "sendkeys",
     "directoryentry",
     "opendsobject",
+    "create_superuser",
+    "create_user",
   ],
   pattern: () =>
     new RegExp(
@@ -1639,8 +1645,8 @@ export const passwordCall: Rule = {
         "|ldap_bind|ssh2_auth_password|getConnection|FTP|FTP_TLS|PlainAuth|ClientSecretCredential" +
         // .NET's and ADSI's LDAP binds: `new DirectoryEntry(path, user, password)`.
         "|DirectoryEntry|OpenDSObject" +
-        // Perl's DBI, MATLAB's database.
-        "|DBI->connect|database)[ \\t]{0,4}\\()" +
+        // Perl's DBI, MATLAB's database; Django's `create_superuser(username, email, password)`.
+        "|DBI->connect|database|create_superuser|create_user)[ \\t]{0,4}\\()" +
         `(?:${CALL_ARGUMENT},){2}` +
         // The password fourth: sbt's `Credentials(realm, host, user, password)`.
         `|(?<=(?<!\\w)Credentials[ \\t]{0,4}\\()(?:${CALL_ARGUMENT},){3}` +
@@ -1686,6 +1692,7 @@ export const passwordCall: Rule = {
   truePositives: [
     'my $dbh = DBI->connect("dbi:mysql:database=crm;host=10.1.2.3",\n    "crm_app", "Jd5-Vr8-Qm3!", { RaiseError => 1 });',
     ">> conn = database('sales','etl_user','Jd5-Vr8-Qm3!','Vendor','PostgreSQL');",
+    ">>> User.objects.create_superuser('ops-admin', 'ops@shop.vn', 'Tq8!Lm3vXr7z')",
     'var entry = new DirectoryEntry("LDAP://dc01.corp.local/DC=corp,DC=local", "svc_ldap", "Wq8!Rt3-Lp6z");',
     'Set conn = dso.OpenDSObject("LDAP://dc01.corp.local", "CORP\\svc_ldap", "S1kE*+DfVpJe.Y9", 1)',
     'credentials += Credentials(\n  "Sonatype Nexus Repository Manager",\n  "s01.oss.sonatype.org",\n  "Xq7LpT2a",\n  "zudW75Q8CRcwuwxsRS2p/wk2NQLZ"\n)',
