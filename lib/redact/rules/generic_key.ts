@@ -340,10 +340,14 @@ export const genericKey: Rule = {
       // Kafka record, a name/value pair): a bare `key` beside its record's kind or value names
       // the record, and is no credential.
       if (!/^key$/i.test(headAndName(c))) return undefined;
-      const open = c.text.lastIndexOf("{", c.start);
-      if (open < 0 || c.start - open > 300) return undefined;
-      const close = c.text.indexOf("}", c.end);
-      const record = c.text.slice(open, close < 0 ? c.end + 300 : Math.min(close, c.end + 300));
+      // Within 300 characters either way, searched in slices: a search of the whole text per
+      // candidate made text of `Secret Key: …` repeated quadratic.
+      const before = c.text.slice(Math.max(0, c.start - 300), c.start);
+      const open = before.lastIndexOf("{");
+      if (open < 0) return undefined;
+      const after = c.text.slice(c.end, c.end + 300);
+      const close = after.indexOf("}");
+      const record = before.slice(open) + c.secret + (close < 0 ? after : after.slice(0, close));
       return /\\?["'](?:kind|type|topic|partition|offset|value)\\?["'][ \t]*:/i.test(record)
         ? "a record's key beside its kind or value"
         : undefined;
