@@ -86,6 +86,7 @@ const HELD_OUT = [
   "heldout_sessions35_sealed.jsonl",
   "heldout_sessions36_sealed.jsonl",
   "heldout_sessions37_sealed.jsonl",
+  "heldout_sessions38_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -125,6 +126,7 @@ const HELD_OUT = [
   "heldout_sessions35_probe.jsonl",
   "heldout_sessions36_probe.jsonl",
   "heldout_sessions37_probe.jsonl",
+  "heldout_sessions38_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
