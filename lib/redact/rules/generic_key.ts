@@ -311,11 +311,12 @@ export const genericKey: Rule = {
         "|\\bgh[ \\t]+secret[ \\t]+set[ \\t]+(?<setsecret>[\\w-]{1,100})[ \\t]+(?:-{1,2}(?!body\\b|b\\b)[\\w-]{1,20}(?:[ \\t=]+[^\\s-][^\\s]{0,200})?[ \\t]+){0,4}(?:--body|-b)(?:=|[ \\t]+)[\"']?" +
         // `vercel env add NAME production --value VALUE`: whatever NAME says.
         "|\\bvercel[ \\t]+env[ \\t]+add[ \\t]+(?<setsecret>[\\w-]{1,100})[^\\n|;&]{0,100}?--value(?:=|[ \\t]+)[\"']?)" +
-        // A digit somewhere in the value, as `hasDigitAndLetter` wants: looked for here, a value
-        // without one is no candidate (two in three of the prefix mix's, each judged in vain).
-        // A key that is two parts joined by colons goes whole: Elasticsearch's `id:api_key`,
-        // k3s's `K10…::server:password`.
-        "(?:base64:)?(?=[A-Za-z0-9_\\-+/=.~]{0,8191}\\d)(?<secret>[A-Za-z0-9_\\-+/=.~]{8,8192}" +
+        // A digit and a letter in the value's first part, as `hasDigitAndLetter` wants and the
+        // precheck looks for: a value without them is no candidate (two in three of the prefix
+        // mix's, each judged in vain). A key that is two parts joined by colons goes whole:
+        // Elasticsearch's `id:api_key`, k3s's `K10…::server:password`.
+        "(?:base64:)?(?=[A-Za-z0-9_\\-+/=.~]{0,8191}\\d)(?=[A-Za-z0-9_\\-+/=.~]{0,8191}[A-Za-z])" +
+        "(?<secret>[A-Za-z0-9_\\-+/=.~]{8,8192}" +
         "(?:(?:::[\\w-]{1,40})?:[A-Za-z0-9_\\-+/=~]{8,200})?)",
       "dgi",
     ),
@@ -533,7 +534,9 @@ const PROSE_KEY_CHECKS: Rule["validators"] = [
 
 /** A key's name in prose, its words in any case. */
 const PROSE_KEY_NAME =
-  "(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|client[ _-]?secret|token)(?![A-Za-z])";
+  "(?:(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|client[ _-]?secret|token)(?![A-Za-z])" +
+  // A name written as one CamelCase word: `AccessKeySecret`, `ClientSecret`.
+  "|(?-i:[A-Z][A-Za-z]{0,30}(?:Secret|Key|Token))(?![A-Za-z]))";
 
 /** `the API key for the sandbox is …`, `token của bot là …`: a key given in prose. */
 export const genericKeyProse: Rule = {
@@ -558,6 +561,7 @@ export const genericKeyProse: Rule = {
     "The API key for the sandbox is Qx8Wm3Lr7Tz2Kv6Pn4Bc9Hd, it expires Friday.",
     "token của bot là Zr7Kq2Wx9Lm4Vt8Pn3Bc6Hd nhé",
     "Token API của GHTK bên vận hành gửi là 4aa101049346ecba38fd7c91348e01ec183ff1c5, anh viết hàm nhé",
+    "AccessKeyId LTAI5tQ8, AccessKeySecret là Wq8zR2mVt5Lx9Kp3Hd7cJf4Gs1Ya. Region cn-hangzhou.",
   ],
   falsePositives: [
     "Bisect: commit gây lỗi đọc secret là `cde8867a65ca5b5d44c58683987ad4cb60f7bd8a`, commit trước đó vẫn chạy.",
@@ -596,10 +600,10 @@ export const genericKeySaid: Rule = {
         "(?<secret>[A-Za-z0-9][\\w+/.~-]{14,8190}[\\w+/~-]={0,2})(?![\\w=])" +
         // `verifying opaque token Xk9…`, `and secret FjP…`: the word token or secret, a value of 32
         // or more in both cases with digits.
-        "|(?:[Tt]oken|TOKEN|[Ss]ecret|SECRET)(?<![A-Za-z](?:[Tt]oken|TOKEN|[Ss]ecret|SECRET))(?<bare>[ \\t]{1,4})" +
+        "|(?:[Tt]oken|TOKEN|[Ss]ecret|SECRET)(?<![A-Za-z](?:[Tt]oken|TOKEN|[Ss]ecret|SECRET))(?<bare>[ \\t]{1,4})`?" +
         "(?:(?=[\\w+/.~-]{0,40}\\d)(?=[\\w+/.~-]{0,40}[A-Z])(?=[\\w+/.~-]{0,40}[a-z])" +
         // A webhook's secret in hex after the word secret.
-        "|(?<=(?:[Ss]ecret|SECRET)[ \\t]{1,4})(?=[0-9a-f]{32,64}(?![\\w+/=.~-])))" +
+        "|(?<=(?:[Ss]ecret|SECRET)[ \\t]{1,4}`?)(?=[0-9a-f]{32,64}(?![\\w+/=.~-])))" +
         "(?<secret>[A-Za-z0-9][\\w+/.~-]{30,8190}[\\w+/~-]={0,2})(?![\\w=])",
       "dg",
     ),

@@ -57,7 +57,7 @@ import { travisSecure } from "./travis.ts";
 import { dsnPassword, urlPassword, urlTokenUser } from "./url_password.ts";
 import { webhookSecret } from "./webhook_secret.ts";
 import { social } from "./social.ts";
-import { platforms, vaultLegacy } from "./platforms.ts";
+import { natsNkeySeed, platforms, vaultLegacy } from "./platforms.ts";
 import { microsoft } from "./microsoft.ts";
 import { vendorNamed } from "./vendor_named.ts";
 import { kubernetesSecret } from "./kubernetes.ts";
@@ -122,6 +122,7 @@ export const RULES: readonly Rule[] = [
   ...social,
   ...platforms,
   vaultLegacy,
+  natsNkeySeed,
   ...microsoft,
   vendorNamed,
   puttyPrivateKey,

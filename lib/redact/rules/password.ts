@@ -810,7 +810,9 @@ export const passwordProseAbroad: Rule = {
         // Full-width punctuation ends a value as the ASCII kind does (`密码是 X，帮我…`).
         "|[`]?(?<secret>[^\\s\"'`”，。；：！？、）]{3,99}[^\\s\"'`”.,;:!?)，。；：！？、）]))" +
         // `비밀번호 Xk9…`, `contraseña Xk9…`: no verb, the next word is the value.
-        "|(?<bare>[ \\t]+)(?=[^\\s]{0,98}\\d)(?<secret>[^\\s\"'`”，。；：！？、）]{7,98}[^\\s\"'`”.,;:!?)，。；：！？、）]))",
+        "|(?<bare>[ \\t]+)(?=[^\\s]{0,98}\\d)(?<secret>[^\\s\"'`”，。；：！？、）]{7,98}[^\\s\"'`”.,;:!?)，。；：！？、）])" +
+        // `con la contraseña \`Xk9…\``: no verb, the value as code.
+        "|[ \\t]{0,4}:?[ \\t]{0,4}`(?<secret>[^`\\n]{4,99})`)",
       "dg",
     ),
   secretGroup: "secret",
@@ -829,6 +831,7 @@ export const passwordProseAbroad: Rule = {
     "A senha do banco é Hv5-Qm2-Lt8, troque depois",
     "データベースのパスワードは Jt6Rm9Wq2Lx です",
     "Пароль от сервера: Wz3-Kp9-Lm4",
+    "creé el usuario `pagos_app` con la contraseña `Lq7*Wn2vXr9z` — guárdala en Secret Manager",
   ],
   falsePositives: [
     "Le mot de passe est obligatoire",

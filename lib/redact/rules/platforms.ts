@@ -355,6 +355,26 @@ export const platforms: Rule[] = [
   adafruit,
 ];
 
+/**
+ * NATS NKEY seeds (`SU…` a user's, `SA…` an account's, `SO…` an operator's),
+ * what a `.creds` file holds under `BEGIN USER NKEY SEED`: the private half.
+ */
+export const natsNkeySeed: Rule = token({
+  id: "nats_nkey_seed",
+  description:
+    "NATS NKEY seed (S + U, A, O, N, C or X + 56 base32), the private key of a NATS identity",
+  placeholder: "<NATS_SEED>",
+  // Seeds stand beside the word NKEY or seed, in a .creds file or a NATS config.
+  keywords: ["nkey", "seed", "nats"],
+  pattern: () => /(?<![\w-])S[UAONCX][A-Z2-7]{56}(?![\w-])/dg,
+  truePositives: [
+    "-----BEGIN USER NKEY SEED-----\nSUAM2RJ3KQ7XWZ4LB5N6P7YDHCVE3F2GT4JQK5RM6WN7XP2ZB3YC4DV5EQ\n------END USER NKEY SEED------",
+  ],
+  falsePositives: [
+    "nats: seed SUAXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+  ],
+});
+
 /** HashiCorp Vault tokens of the format before 1.10 (s., b. or r. + 24 or more). */
 export const vaultLegacy: Rule = token({
   id: "vault_legacy_token",

@@ -67,8 +67,9 @@ export const privateKey: Rule = {
       // OpenVPN's static key (`tls-auth`, `tls-crypt`) is as secret as a private key.
       "-----BEGIN(?:[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?| OpenVPN Static key V1)-----" +
         "(?:(?:\\s|\\\\[nr])*[A-Za-z][\\w-]{0,30}: [^\\n\\\\]{0,200})*" +
-        // Each line may be commented (`# `, `> `, ` * `) or quoted and joined (`"…\\n" +`).
-        "[A-Za-z0-9+/=\\s\\\\#>\"'*]*" +
+        // Each line may be commented (`# `, `> `, ` * `), quoted and joined (`"…\\n" +`), or
+        // numbered as Claude Code's Read prints a file (`     2→b3Bl…`).
+        "[A-Za-z0-9+/=\\s\\\\#>\"'*→]*" +
         "(?:-----END(?:[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?| OpenVPN Static key V1)-----|(?<=[A-Za-z0-9+/=]{64}))",
       "dg",
     ),
@@ -81,6 +82,7 @@ export const privateKey: Rule = {
     "-----BEGIN ENCRYPTED PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,1A2B3C4D5E6F7081\n\n3q8Wm1Rv7Kx2Lp9Zt4Yc6Nh0Jd5Fs8Ga2Ue4Io7Qw3Er5Ty9Ui1Op3As5Df7Gh9J\n-----END ENCRYPTED PRIVATE KEY-----",
     "truncated paste:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n",
     "# -----BEGIN EC PRIVATE KEY-----\n# MHcCAQEEIBq8Mm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4Io7oAoGCCqGSM49\n# AwEHoUQDQgAEx8Kp2Lm9Qr4Vt7Wz1Nb3Hc6Jd0Fs5Ga8Ue2Io4Qw7Er1Ty3Ui5Op\n# -----END EC PRIVATE KEY-----",
+    "     1→-----BEGIN OPENSSH PRIVATE KEY-----\n     2→b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtz\n     3→c2gtZWQyNTUxOQAAACBq8Mm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4Io7oA\n     4→-----END OPENSSH PRIVATE KEY-----",
     'String pem = "-----BEGIN PRIVATE KEY-----\\n" +\n    "MC4CAQAwBQYDK2VwBCIEIFq8rT0w3pNn7sYk2XbV1mQhJ4cLzA9eW6uRtGy5oPdK\\n" +\n    "-----END PRIVATE KEY-----";',
     "<tls-auth>\n-----BEGIN OpenVPN Static key V1-----\n6acef03f62675b4b1bbd03e53b187727\n423cea742242106cb2916a8a4c829756\n3d22c7e5cef430b1103c6f66eb1fc5b3\n75a672f158e2e2e936c3faa48b035a6d\n-----END OpenVPN Static key V1-----\n</tls-auth>",
   ],
