@@ -661,7 +661,7 @@ export const genericKeySaid: Rule = {
 export const commandKeyArgument: Rule = {
   id: "command_key_argument",
   description:
-    "Keys given to a command as plain words (mc alias set, ngrok add-authtoken, cloudflared service install), a .key file's one token, a secret a command prints (kubectl … | base64 -d, buildkite-agent secret get, gcloud secrets versions access, op read, cat of a key or password file, wg genkey | tee)",
+    "Keys given to a command as plain words (mc alias set, ngrok add-authtoken, cloudflared service install, vault operator unseal), a .key file's one token, a secret a command prints (kubectl … | base64 -d, buildkite-agent secret get, gcloud secrets versions access, op read, cat of a key or password file, wg genkey | tee)",
   placeholder: "<SECRET>",
   keywords: [
     "alias",
@@ -683,6 +683,7 @@ export const commandKeyArgument: Rule = {
     "cat ",
     "genkey",
     "cloudflared",
+    "unseal",
   ],
   pattern: () =>
     // A `.key` file written whole with one token (Rails' `config/master.key`).
@@ -696,6 +697,10 @@ export const commandKeyArgument: Rule = {
           "|\\bngrok[ \\t]+(?:config[ \\t]+add-authtoken|authtoken)[ \\t]+[\"']?(?<secret>[^\\s'\"]{20,200})" +
           // A self-hosted server's keys start `local-`.
           "|\\bwandb[ \\t]+login[ \\t]+(?:--[\\w-]{1,20}(?:[ \\t=]+[^\\s-]\\S{0,200})?[ \\t]+){0,3}[\"']?(?<secret>(?:local-)?[a-f0-9]{40})(?![\\w-])" +
+          // Vault's unseal key shares: `vault operator unseal KEY`, or a loop over them
+          // (`for k in KEY KEY; do … vault operator unseal $k; done`, the keys as one span).
+          "|\\bvault[ \\t]+operator[ \\t]+unseal[ \\t]+(?:-[\\w-]{1,20}(?:=\\S{1,200})?[ \\t]+){0,3}[\"']?(?<secret>[A-Za-z0-9+/]{40,100}={0,2})(?![\\w+/=])" +
+          "|\\bfor[ \\t]+\\w{1,20}[ \\t]+in[ \\t]+(?<secret>[A-Za-z0-9+/]{40,100}={0,2}(?:[ \\t]+[A-Za-z0-9+/]{40,100}={0,2}){0,9})(?=[ \\t]*;[ \\t]*do\\b[^\\n]{0,200}\\bunseal\\b)" +
           // A Cloudflare tunnel's token, given to the service it installs.
           "|\\bcloudflared[ \\t]+(?:service[ \\t]+install|tunnel[ \\t]+run[ \\t]+--token)[ \\t]+[\"']?(?<secret>eyJ[A-Za-z0-9+/=_-]{40,2048})" +
           // A Secret's value printed decoded: `kubectl get secret … -o jsonpath='{.data.password}' | base64 -d`, then the value.
@@ -719,6 +724,8 @@ export const commandKeyArgument: Rule = {
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.2)],
   allowlist: [],
   truePositives: [
+    "vault operator unseal Wq8zR2mVt5Lx9Kp3Hd7cJf4Gs1Ya6Nb0Qe2Tr5Uy8Io=",
+    "for k in Wq8zR2mVt5Lx9Kp3Hd7cJf4Gs1Ya6Nb0Qe2Tr5Uy8Io Zx7Kq2Wv9Lp4Rt8Mn3Bc6Hd1Jf5Gs0Ya2Ie9Ow4Tq8M; do vault operator unseal $k; done",
     "wandb login a1dca813c926a513c92b6d850b0ca1bc88f72d7e && python train.py",
     "wandb login --relogin --host https://wandb.ml.acme.vn local-fc1c08aa2bd2278897bc16f0769f2dcf44f95c64",
     "$ kubectl get secret pg-app -o jsonpath='{.data.password}' | base64 -d\nR38N_9jiFzBpUHq!\n$ ls",
@@ -738,6 +745,7 @@ export const commandKeyArgument: Rule = {
     "echo 0fe5f63868f719f39a9ce30894cb9f6abe4b0d100eb3ac81b447edd6b22c8fa2 | sudo tee /etc/zabbix/agent.psk >/dev/null",
   ],
   falsePositives: [
+    "vault operator unseal -reset && for f in a.txt b.txt; do vault operator unseal $f; done",
     "kubectl get secret app -o jsonpath='{.data.password}' | base64 -d > /tmp/pw\n$ wc -c /tmp/pw",
     "op read op://prod/db/password > .pw\nchmod 600 .pw",
     "mc alias set local http://localhost:9000 minioadmin minioadmin",
