@@ -399,9 +399,13 @@ Deno.test("hook bytes, oversized: stdin over 16 MiB sends and spools nothing; a 
     assertNothingLeaks(secrets.planted, result);
     // The redacted prompt is cut (and marked) so the row is stored, not lost.
     assert.doesNotMatch(result.stderr, /invalid_payload/);
-    assert.ok(result.frame.length > 4 && result.frame.length <= 4 + MAX_FRAME_BYTES);
-    const sent = JSON.parse(new TextDecoder().decode(result.frame.subarray(4)));
-    assert.ok(String(sent.payload.prompt_redacted).endsWith(CUT_MARKER));
     assert.equal(result.spooled.length, 1);
+    const frame = result.spooled[0]!.bytes;
+    assert.ok(frame.length > 4 && frame.length <= 4 + MAX_FRAME_BYTES);
+    const sent = JSON.parse(new TextDecoder().decode(frame.subarray(4)));
+    assert.ok(String(sent.payload.prompt_redacted).endsWith(CUT_MARKER));
+    // The socket got the same bytes, unless the reader here fell behind the hook's 40 ms
+    // budget for writing 16 MiB (a loaded machine): then the spool file is the row's copy.
+    if (!/WARN emit_timeout/.test(result.stderr)) assert.deepEqual(result.frame, frame);
   });
 });
