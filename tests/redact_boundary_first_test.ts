@@ -139,3 +139,16 @@ Deno.test({
     assert.ok(find(source).length > 0);
   },
 });
+
+Deno.test({
+  name:
+    "every rule's pattern already opens with the \\b wordBoundaryFirst() would give it (none is worked out in the hook)",
+  permissions: "none",
+  fn() {
+    const missing = RULES.filter((rule) => {
+      const source = rule.pattern().source;
+      return wordBoundaryFirst(source) !== source;
+    }).map((rule) => rule.id);
+    assert.deepEqual(missing, [], "write `\\b` in front of these rules' patterns");
+  },
+});

@@ -19,7 +19,7 @@ export const aiKeys: Rule = token({
   keywords: ["gsk_", "r8_", "pplx-", "xai-", "lsv2_", "pcsk_"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])(?:gsk_[A-Za-z0-9]{52}|r8_[A-Za-z0-9]{37}|pplx-[A-Za-z0-9]{48}|xai-[A-Za-z0-9]{80}|lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}|pcsk_[A-Za-z0-9]{5,8}_[A-Za-z0-9]{50,70})(?![\w-])/dg,
+    /\b(?<![\w-])(?:gsk_[A-Za-z0-9]{52}|r8_[A-Za-z0-9]{37}|pplx-[A-Za-z0-9]{48}|xai-[A-Za-z0-9]{80}|lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}|pcsk_[A-Za-z0-9]{5,8}_[A-Za-z0-9]{50,70})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
     'export GROQ_API_KEY="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"',
@@ -39,7 +39,7 @@ export const openrouter: Rule = token({
   placeholder: "<OPENROUTER_KEY>",
   keywords: ["sk-or-"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])sk-or-v1-[a-f0-9]{64}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])sk-or-v1-[a-f0-9]{64}(?![\w-])/dg,
   priority: 795,
   truePositives: [
     "OPENROUTER_API_KEY=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",
@@ -56,7 +56,7 @@ export const aiKeysMore: Rule = token({
   keywords: ["nvapi-", "tvly-", "sk_", "sk-lf-"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])(?:nvapi-[\w-]{64}|tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}|sk_[a-f0-9]{48}|sk-lf-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})(?![\w-])/dg,
+    /\b(?<![\w-])(?:nvapi-[\w-]{64}|tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}|sk_[a-f0-9]{48}|sk-lf-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: [
     'client = OpenAI(base_url="https://integrate.api.nvidia.com/v1", api_key="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")',

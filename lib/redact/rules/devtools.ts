@@ -22,7 +22,7 @@ export const pypi: Rule = token({
   placeholder: "<PYPI_TOKEN>",
   keywords: ["pypi-ag"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])pypi-Ag(?:EIcHlwaS5vcmc|ENdGVzdC5weXBpLm9yZw)[\w-]{50,8192}/dg,
+  pattern: () => /\b(?<![\w-])pypi-Ag(?:EIcHlwaS5vcmc|ENdGVzdC5weXBpLm9yZw)[\w-]{50,8192}/dg,
   truePositives: [
     "twine upload -u __token__ -p pypi-AgEIcHlwaS5vcmcN54N9n4RtNk8FMQlM2UTs2VvWCSD5xVHHiZ4jfpMhekzy3aa2yPdppvZNicQtJeBJJ2_AiN3CZ6OD9M_yc4qXfutp9KN8Qj4vHjGJWqKokr6tGzE7pzqcyp4 dist/*",
     "[testpypi]\npassword = pypi-AgENdGVzdC5weXBpLm9yZw8ufgIDqkWilTgNAWIeAEFcUySfXJ8cwf2KfZQt6FCDGXUizl6U43HYXYI6qtrC90vfpMs3hLU8VXSwGQqiITHmh2ON",
@@ -37,7 +37,7 @@ export const rubygems: Rule = token({
   placeholder: "<RUBYGEMS_KEY>",
   keywords: ["rubygems_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])rubygems_[a-f0-9]{48}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])rubygems_[a-f0-9]{48}(?![\w-])/dg,
   truePositives: ["GEM_HOST_API_KEY=rubygems_91250246ed7e596e65222a456f90a38e3ad7ac03a462fd6c"],
   falsePositives: ["rubygems_version_requirement"],
 });
@@ -49,7 +49,7 @@ export const nuget: Rule = token({
   placeholder: "<NUGET_KEY>",
   keywords: ["oy2"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])oy2[a-z0-9]{43}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])oy2[a-z0-9]{43}(?![\w-])/dg,
   truePositives: [
     "dotnet nuget push pkg.nupkg -k oy2cvryhg03uhy3bkl9sjt89mivjuu1woeoo3yfjse47a2 -s https://api.nuget.org/v3/index.json",
   ],
@@ -63,7 +63,7 @@ export const clojars: Rule = token({
   placeholder: "<CLOJARS_TOKEN>",
   keywords: ["clojars_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])CLOJARS_[a-z0-9]{60}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])CLOJARS_[a-z0-9]{60}(?![\w-])/dg,
   truePositives: [
     "CLOJARS_PASSWORD=CLOJARS_h59f6reusf3jczqqdrn9c193truhb6d5suh10cks5qdlqei0h0grjzbf2tdq",
   ],
@@ -77,7 +77,7 @@ export const dockerHub: Rule = token({
   placeholder: "<DOCKER_TOKEN>",
   keywords: ["dckr_pat_", "dckr_oat_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])dckr_[po]at_[\w-]{27,40}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])dckr_[po]at_[\w-]{27,40}(?![\w-])/dg,
   truePositives: ["docker login -u acme -p dckr_pat_heKux32lHyRNXAv8K0cI4jC7_Ev"],
   falsePositives: ["dckr_pat_XXXXXXXXXXXXXXXXXXXXXXXXXXX"],
 });
@@ -89,7 +89,7 @@ export const jfrog: Rule = token({
   placeholder: "<JFROG_TOKEN>",
   keywords: ["akcp", "cmvmd"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59,8192})(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59,8192})(?![\w-])/dg,
   truePositives: [
     "artifactory_api_key: AKCp7TnCTstgDJnq3QyQyHMdrJDa9OTB6H5mZCvkRYoUjghyDS3ElcNt7pOQw5Z1XCTS5csoB",
     'curl -H "Authorization: Bearer cmVmdGtuOjAxOjCTXj2iXOls0UqcukVAhYbeqH3dhQr2DO4195ig9ww4KM128n9T" https://acme.jfrog.io/artifactory/api/repositories',
@@ -104,7 +104,7 @@ export const sonar: Rule = token({
   placeholder: "<SONAR_TOKEN>",
   keywords: ["squ_", "sqp_", "sqa_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])sq[upa]_[a-f0-9]{40}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])sq[upa]_[a-f0-9]{40}(?![\w-])/dg,
   truePositives: ["mvn sonar:sonar -Dsonar.token=squ_fd54aadae7d3b0e7a6ccb732edc25b0569430288"],
   falsePositives: ["sqp_ marks a project token"],
 });
@@ -118,7 +118,7 @@ export const ciTokens: Rule = token({
   keywords: ["bkua_", "ccipat_", "cciprj_"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])(?:bkua_[a-f0-9]{40}|CCI(?:PAT|PRJ)_[A-Za-z0-9]{22}_[a-f0-9]{40})(?![\w-])/dg,
+    /\b(?<![\w-])(?:bkua_[a-f0-9]{40}|CCI(?:PAT|PRJ)_[A-Za-z0-9]{22}_[a-f0-9]{40})(?![\w-])/dg,
   truePositives: [
     "BUILDKITE_API_TOKEN=bkua_990d5cb915115a20333bf747837a59443bd30cb6",
     'curl -H "Circle-Token: CCIPAT_IvlsnIVPy2K8JeUj3JujSx_b9f0ff07d1fcb8521690450bc198d62ebd91974f" https://circleci.com/api/v2/me',
@@ -133,7 +133,7 @@ export const postman: Rule = token({
   placeholder: "<POSTMAN_KEY>",
   keywords: ["pmak-"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![\w-])/dg,
   truePositives: [
     'newman run c.json --env-var "apiKey=PMAK-72ce2536abc35b2aadb1b13a-8656da52305c3ded26c526c429e1282b35"',
   ],
@@ -147,7 +147,7 @@ export const sentry: Rule = token({
   placeholder: "<SENTRY_TOKEN>",
   keywords: ["sntrys_", "sntryu_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])(?:sntrys_[A-Za-z0-9+/_=]{60,400}|sntryu_[a-f0-9]{64})(?![\w+/=-])/dg,
+  pattern: () => /\b(?<![\w-])(?:sntrys_[A-Za-z0-9+/_=]{60,400}|sntryu_[a-f0-9]{64})(?![\w+/=-])/dg,
   truePositives: [
     "SENTRY_AUTH_TOKEN=sntrys_eyJpYXQiOQBBEAW6xCsW7ooRpKSTR2IP81SD5NaDYUgmiaYP/LkuNpKH4ahUfAArGUv+WehWYKfPkF7eSuvBQ/3DVZepN0X2HLBMOMbny/tuyjqW1i2ujo5eoRHLjIo23_guly8D9vila3ofWGs9LUoCfiYQN07qRctXM9v/s5z+/",
     "sentry-cli --auth-token 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 releases list",
@@ -164,7 +164,7 @@ export const grafana: Rule = token({
   keywords: ["glc_", "glsa_", "eyjrijoi"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])(?:glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{70,400}={0,2})(?![\w+/=-])/dg,
+    /\b(?<![\w-])(?:glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{70,400}={0,2})(?![\w+/=-])/dg,
   validators: [
     notPlaceholder,
     minEntropy(3),
@@ -216,7 +216,7 @@ export const dynatrace: Rule = token({
   placeholder: "<DYNATRACE_TOKEN>",
   keywords: ["dt0"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])dt0[a-z]\d{2}\.[A-Z0-9]{24}\.[A-Z0-9]{64}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])dt0[a-z]\d{2}\.[A-Z0-9]{24}\.[A-Z0-9]{64}(?![\w-])/dg,
   truePositives: [
     "DT_API_TOKEN=dt0c01.RUKNXQMY4SZ8IQ8XD3Y0IUGH.SGKIJ41PO7G0I9NGKQQZDZOA3I2EDLQPLH7OU0YXW039PW64YDV4D0IB9X3978IH",
   ],
@@ -230,7 +230,7 @@ export const linear: Rule = token({
   placeholder: "<LINEAR_KEY>",
   keywords: ["lin_api_", "lin_oauth_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])lin_(?:api_[A-Za-z0-9]{40}|oauth_[a-f0-9]{64})(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])lin_(?:api_[A-Za-z0-9]{40}|oauth_[a-f0-9]{64})(?![\w-])/dg,
   truePositives: [
     'new LinearClient({ apiKey: "lin_api_00agCugiwZ2rH8zG23A4sedlL8dkZtFD2lfpje7K" })',
   ],
@@ -246,7 +246,7 @@ export const atlassian: Rule = token({
   startsAtKeyword: true,
   // `(?![\w=-]{301})`: a run too long fails at once instead of backtracking from 300 to 150.
   pattern: () =>
-    /(?<![\w-])(?:AT[ACS]TT3(?![\w=-]{301})[\w=-]{150,300}|ATBB[A-Za-z0-9_=.-]{24,40})(?![\w=-])/dg,
+    /\b(?<![\w-])(?:AT[ACS]TT3(?![\w=-]{301})[\w=-]{150,300}|ATBB[A-Za-z0-9_=.-]{24,40})(?![\w=-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
     "JIRA_API_TOKEN=ATATT38MrURAD9Yj3g_JZjaTprP9kWx0mB0uzyF-kX4ekVvs2ZkmNa-by6oGmvdtC2jDNek8TLj4e7y9NI36fA_0fVV4NIABkhj-OK4Inl83wICzR2FwnwVQRIfm0aP0a2p9ZRhw-cTXCoc2aCNl-ZQ8Nm7DZMNc1JEOUsiD3C_lvuzrVxXw4_Ob9Mv9=36A5F81E",
@@ -262,7 +262,7 @@ export const notion: Rule = token({
   placeholder: "<NOTION_TOKEN>",
   keywords: ["ntn_", "secret_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])(?:ntn_[A-Za-z0-9]{40,60}|secret_[A-Za-z0-9]{43})(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])(?:ntn_[A-Za-z0-9]{40,60}|secret_[A-Za-z0-9]{43})(?![\w-])/dg,
   validators: [
     notPlaceholder,
     function bodyOfBothClasses(c) {
@@ -291,7 +291,7 @@ export const figma: Rule = token({
   placeholder: "<FIGMA_TOKEN>",
   keywords: ["figd_", "figu_", "figo_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])fig[duo]_[\w-]{40,64}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])fig[duo]_[\w-]{40,64}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
     "curl -H 'X-Figma-Token: figd_bLnJ4e7ocO-k88AlGqzLOWWAJvXz5SvMHHcYCaLl' https://api.figma.com/v1/me",
@@ -319,7 +319,7 @@ export const airtable: Rule = token({
   placeholder: "<AIRTABLE_TOKEN>",
   keywords: ["pat"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![\w-])/dg,
   truePositives: [
     "AIRTABLE_TOKEN=patu7HlhmAEaK6gZq.7396d6c45a7bb5e31b2b70c7ff0ef03e2be8837c3c845050b4a96dc01a12ae41",
   ],
@@ -333,7 +333,7 @@ export const statsig: Rule = token({
   placeholder: "<STATSIG_KEY>",
   keywords: ["secret-"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])secret-[A-Za-z0-9]{40,50}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])secret-[A-Za-z0-9]{40,50}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
     "await Statsig.initialize('secret-Kq7Lm2Vx9Rt3Wz8PnB4Yc6Hd1Jf5Gs0Ua2Ie9Ow7Tq3Lx', { environment: { tier: 'production' } });",
@@ -353,7 +353,7 @@ export const saasTokens: Rule = token({
   keywords: ["cfpat-", "rdme_", "tfp_", "pnu_", "pnb_", "ico-", "fio-u-", "tk-us-"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w.-])(?:CFPAT-[\w-]{43}|rdme_[a-z0-9]{70}|tfp_[\w.=-]{40,80}|pn[ub]_[A-Za-z0-9]{36}|ico-[A-Za-z0-9]{32}|fio-u-[\w=-]{64}|tk-us-[\w-]{48})(?![\w-])/dg,
+    /\b(?<![\w.-])(?:CFPAT-[\w-]{43}|rdme_[a-z0-9]{70}|tfp_[\w.=-]{40,80}|pn[ub]_[A-Za-z0-9]{36}|ico-[A-Za-z0-9]{32}|fio-u-[\w=-]{64}|tk-us-[\w-]{48})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: [
     "CONTENTFUL_MANAGEMENT_TOKEN=CFPAT-zE97YYcsI2TDCfaDVn_lO6NzYpT8rLblsua99QNM_IB",
@@ -375,7 +375,7 @@ export const launchdarkly: Rule = token({
   keywords: ["api-", "sdk-"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])(?:api|sdk)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
+    /\b(?<![\w-])(?:api|sdk)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
   truePositives: ["LD_SDK_KEY=sdk-d41387ff-902f-4b01-ace5-3a37a170c1ba"],
   falsePositives: ["api-gateway-v2 and sdk-version"],
 });
@@ -388,7 +388,7 @@ export const octopus: Rule = token({
   keywords: ["api-"],
   startsAtKeyword: true,
   // 26 characters exactly; a path's `/API-<32 hex>` (a Notion page) is no key.
-  pattern: () => /(?<![\w/-])API-[A-Z0-9]{26}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w/-])API-[A-Z0-9]{26}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: ["octo list-projects --apiKey API-P3AH05KZ0BOLZMXKJYDJ4Y1ICF"],
   falsePositives: [

@@ -864,7 +864,7 @@ export const commandSetSecret: Rule = {
     /(?:set|config)[ \t]+(?:--?[\w-]{1,30}[ \t]+){0,3}[\w.:/@-]{0,80}(?:key|secret|token|pass|pwd|auth|cred)[\w.:/@-]{0,80}[ \t]+\S/
       .test(facts.lower),
   pattern: () =>
-    /(?<![\w-])(?:set|SET|Set|config|CONFIG)(?:[ \t]+--?[\w-]{1,30}){0,3}[ \t]+(?<name>[A-Za-z_][\w.:/@-]{0,100})[ \t]+(?<quote>["']?)(?<secret>[^\s"'\\]{8,4096})\k<quote>(?=[ \t]*(?:$|\r?\n|\\n|[;|&)]|[ \t]--?[A-Za-z]))/dg,
+    /\b(?<![\w-])(?:set|SET|Set|config|CONFIG)(?:[ \t]+--?[\w-]{1,30}){0,3}[ \t]+(?<name>[A-Za-z_][\w.:/@-]{0,100})[ \t]+(?<quote>["']?)(?<secret>[^\s"'\\]{8,4096})\k<quote>(?=[ \t]*(?:$|\r?\n|\\n|[;|&)]|[ \t]--?[A-Za-z]))/dg,
   secretGroup: "secret",
   // Below the assignment rules, which read the same value where they see it.
   priority: 395,

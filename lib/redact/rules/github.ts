@@ -44,7 +44,7 @@ export const githubToken: Rule = token({
   placeholder: "<GH_TOKEN>",
   keywords: ["gho_", "ghu_", "ghs_", "ghr_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w.-])gh[ousr]_[A-Za-z0-9_.-]{29,1500}[A-Za-z0-9_-](?![\w-])/dg,
+  pattern: () => /\b(?<![\w.-])gh[ousr]_[A-Za-z0-9_.-]{29,1500}[A-Za-z0-9_-](?![\w-])/dg,
   validators: [notPlaceholder, minEntropy(3)],
   truePositives: [
     "https://x-access-token:ghs_Lq9Zt3Vx8Rm2Kp7Wn4Yc6Hb1Jd5Fs0Ga3Ue@github.com/o/r",

@@ -30,7 +30,7 @@ export const gitlab: Rule = {
   ],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])(?:(?:glpat|gldt|glrt|glptt|glft|glimt|glagent|glsoat|glcbt|gloas|glffct)-|GR1348941)[A-Za-z0-9_-]{20,8192}(?:\.[a-z0-9]{2}\.?[a-z0-9]{7,9})?(?![\w.-])/dg,
+    /\b(?<![\w-])(?:(?:glpat|gldt|glrt|glptt|glft|glimt|glagent|glsoat|glcbt|gloas|glffct)-|GR1348941)[A-Za-z0-9_-]{20,8192}(?:\.[a-z0-9]{2}\.?[a-z0-9]{7,9})?(?![\w.-])/dg,
   priority: 800,
   validators: [notPlaceholder, minEntropy(3)],
   allowlist: [],

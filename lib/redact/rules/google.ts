@@ -18,7 +18,7 @@ export const googleApiKey: Rule = token({
   placeholder: "<GOOGLE_API_KEY>",
   keywords: ["aiza"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])AIza[A-Za-z0-9_-]{35}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])AIza[A-Za-z0-9_-]{35}(?![\w-])/dg,
   validators: [notPlaceholder],
   truePositives: ["maps/api/js?key=AIzaSyQ8Lm3Vx7Rt2Kw9Pn4Yb6Hc1Jd5Fs0Ga2U&callback=init"],
   falsePositives: [
@@ -36,7 +36,7 @@ export const googleOauth: Rule = token({
   keywords: ["gocspx-", "ya29.", "1//0"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])(?:GOCSPX-[\w-]{28}|ya29\.[\w-]{30,2000}|1\/\/0[\w-]{40,500})(?![\w-])/dg,
+    /\b(?<![\w-])(?:GOCSPX-[\w-]{28}|ya29\.[\w-]{30,2000}|1\/\/0[\w-]{40,500})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
     '"client_secret": "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"',

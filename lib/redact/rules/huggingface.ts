@@ -37,7 +37,7 @@ export const huggingface: Rule = {
   placeholder: "<HF_TOKEN>",
   keywords: ["hf_", "api_org_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])(?:hf_|api_org_)[A-Za-z0-9]{34,37}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])(?:hf_|api_org_)[A-Za-z0-9]{34,37}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder, capitalsLikeRandom, minEntropy(3.5)],
   allowlist: [],

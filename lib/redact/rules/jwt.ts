@@ -28,7 +28,7 @@ export const jwt: Rule = {
   keywords: ["eyj"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])eyJ[\w-]{6,8192}\.eyJ[\w-]{6,8192}(?<signature>\.[\w-]{0,8192})?(?![\w-])/dg,
+    /\b(?<![\w-])eyJ[\w-]{6,8192}\.eyJ[\w-]{6,8192}(?<signature>\.[\w-]{0,8192})?(?![\w-])/dg,
   priority: 700,
   validators: [headerOfTwoParts],
   allowlist: [],
@@ -64,7 +64,7 @@ export const jwtBase64: Rule = {
   placeholder: "<JWT>",
   keywords: ["zxlk"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w+/-])ZXlK[A-Za-z0-9+/]{40,8192}={0,2}(?![\w+/=-])/dg,
+  pattern: () => /\b(?<![\w+/-])ZXlK[A-Za-z0-9+/]{40,8192}={0,2}(?![\w+/=-])/dg,
   priority: 700,
   validators: [decodesToJwt],
   allowlist: [],

@@ -98,7 +98,7 @@ export const mailgun: Rule = token({
   placeholder: "<MAILGUN_KEY>",
   keywords: ["key-"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])key-[0-9a-f]{32}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])key-[0-9a-f]{32}(?![\w-])/dg,
   truePositives: [
     "curl -s --user 'api:key-b0a7487049058c938c13021e4b415266' https://api.mailgun.net/v3/domains",
   ],
@@ -131,7 +131,7 @@ export const mailKeys: Rule = token({
   keywords: ["xkeysib-", "xsmtpsib-", "mlsn.", "re_"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w.-])(?:x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}|mlsn\.[a-f0-9]{64}|re_[A-Za-z0-9]{8}_?[A-Za-z0-9]{24,32})(?![\w-])/dg,
+    /\b(?<![\w.-])(?:x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}|mlsn\.[a-f0-9]{64}|re_[A-Za-z0-9]{8}_?[A-Za-z0-9]{24,32})(?![\w-])/dg,
   validators: [
     notPlaceholder,
     hasDigitAndLetter,
@@ -160,7 +160,7 @@ export const intercom: Rule = token({
   placeholder: "<INTERCOM_TOKEN>",
   keywords: ["dg9roj"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w+/-])dG9rOj[A-Za-z0-9+/_-]{40,120}={0,2}(?![\w+/=-])/dg,
+  pattern: () => /\b(?<![\w+/-])dG9rOj[A-Za-z0-9+/_-]{40,120}={0,2}(?![\w+/=-])/dg,
   truePositives: [
     "INTERCOM_ACCESS_TOKEN=dG9rOjWgDZ7NFkDyH9dt6PQiSg86WqkoSRWX97vz1+GwZvt2vCC5XdoUpWpe=",
   ],
@@ -188,7 +188,7 @@ export const firebaseFcm: Rule = token({
   description: "Firebase Cloud Messaging server key (AAAA…:APA91b…)",
   placeholder: "<FCM_KEY>",
   keywords: [":apa91b"],
-  pattern: () => /(?<![\w-])AAAA[\w-]{7}:APA91b[\w-]{100,200}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])AAAA[\w-]{7}:APA91b[\w-]{100,200}(?![\w-])/dg,
   truePositives: [
     '"Authorization": "key=AAAAv1Nak3B:APA91bHkB5K2sG6WYuQkPV-udiHlKjPnWfp_Nq9KIEOV7jbxr09ucOJhyTfUAel9mn5GHyarNcjYZyXuRyt-pFBeaA4ng3sRggib-xy4YLLTT11ynSgLROaZ5Ibgho9we1Ch2ChthENm"',
   ],

@@ -82,7 +82,7 @@ export const azureDataFactoryKey: Rule = token({
   keywords: ["ir@"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w@-])IR@[0-9a-fA-F-]{36}@[\w.-]{1,90}@[\w-]{1,40}@[A-Za-z0-9+/]{43}=(?![\w+/=])/dg,
+    /\b(?<![\w@-])IR@[0-9a-fA-F-]{36}@[\w.-]{1,90}@[\w-]{1,40}@[A-Za-z0-9+/]{43}=(?![\w+/=])/dg,
   truePositives: [
     'dmgcmd -Key "IR@a1b2c3d4-e5f6-4789-abcd-ef0123456789@contoso-adf@westeurope@Qm7Rt2Vx9Kp4Lz8Nw3Hy6Jb1Fc5Dg0Sa7Qm7Rt2Vx9K="',
   ],

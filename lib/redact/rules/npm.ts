@@ -15,7 +15,7 @@ export const npm: Rule = {
   keywords: ["npm_"],
   startsAtKeyword: true,
   // Not after a dot: `process.env.npm_packageConfig…` is npm's own variable.
-  pattern: () => /(?<![\w.-])npm_[A-Za-z0-9]{30,8192}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w.-])npm_[A-Za-z0-9]{30,8192}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder, minEntropy(3)],
   allowlist: [],

@@ -19,7 +19,7 @@ export const openai: Rule = {
   // `task-`, `disk-` and `risk-` hold the keyword too; only a word that starts with it can match.
   precheck: (facts) => facts.startsWord("sk-"),
   pattern: () =>
-    /(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,8192}(?![\w-])/dg,
+    /\b(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,8192}(?![\w-])/dg,
   priority: 790,
   validators: [notPlaceholder, hasDigitAndLetter, longestRun(16), minEntropy(3.5)],
   allowlist: [],

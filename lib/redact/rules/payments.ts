@@ -19,7 +19,7 @@ export const shopify: Rule = token({
   placeholder: "<SHOPIFY_TOKEN>",
   keywords: ["shpat_", "shpss_", "shpca_", "shppa_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![\w-])/dg,
   truePositives: [
     "SHOPIFY_ADMIN_TOKEN=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",
     "X-Shopify-Access-Token: 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",
@@ -34,7 +34,7 @@ export const square: Rule = token({
   placeholder: "<SQUARE_TOKEN>",
   keywords: ["eaaa", "sq0atp-", "sq0csp-"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])(?:EAAA[\w-]{60}|sq0atp-[\w-]{22}|sq0csp-[\w-]{43})(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])(?:EAAA[\w-]{60}|sq0atp-[\w-]{22}|sq0csp-[\w-]{43})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: [
     'SQUARE_ACCESS_TOKEN="EAAAEOgCPr-ypBlTVtYuuCbOa6E0GixMlffSbM-DSJboO8HHYRLDAgLQS7IdVgNI"',
@@ -50,7 +50,7 @@ export const flutterwave: Rule = token({
   placeholder: "<FLUTTERWAVE_KEY>",
   keywords: ["flwseck"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])FLWSECK(?:_TEST)?(?:-[a-h0-9]{32}-X|[a-h0-9]{12})(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])FLWSECK(?:_TEST)?(?:-[a-h0-9]{32}-X|[a-h0-9]{12})(?![\w-])/dg,
   truePositives: ["FLW_SECRET_KEY=FLWSECK_TEST-9ad41914b5d695a513e1d55be60456c2-X"],
   falsePositives: ["FLWPUBK_TEST-0123456789abcdef0123456789abcdef-X is public"],
 });
@@ -63,7 +63,7 @@ export const shippingPayments: Rule = token({
   placeholder: "<PAYMENTS_KEY>",
   keywords: ["live_", "sandbox_", "test_", "ezak", "eztk"],
   pattern: () =>
-    /(?<![\w-])(?:(?:live|sandbox)_[\w=-]{40}|(?:live|test)_[a-f0-9]{35}|shippo_(?:live|test)_[a-f0-9]{40}|duffel_(?:live|test)_[\w=-]{43}|EZ[AT]K[a-zA-Z0-9]{54})(?![\w-])/dg,
+    /\b(?<![\w-])(?:(?:live|sandbox)_[\w=-]{40}|(?:live|test)_[a-f0-9]{35}|shippo_(?:live|test)_[a-f0-9]{40}|duffel_(?:live|test)_[\w=-]{43}|EZ[AT]K[a-zA-Z0-9]{54})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.2)],
   truePositives: [
     "GOCARDLESS_ACCESS_TOKEN=live_TR4ptuCkS7cDHPrWq6avvNLXGib2zXR92hniYUgx",
@@ -83,7 +83,7 @@ export const plaid: Rule = token({
   keywords: ["access-sandbox-", "access-development-", "access-production-"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])access-(?:sandbox|development|production)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
+    /\b(?<![\w-])access-(?:sandbox|development|production)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
   truePositives: ['{"access_token": "access-production-471d1c0f-0f07-4fe4-a406-66a0d8747310"}'],
   falsePositives: ["access-production-readonly role"],
 });

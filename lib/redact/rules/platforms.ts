@@ -23,7 +23,7 @@ export const onePasswordSecretKey: Rule = token({
   keywords: ["a3-"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![\w-])/dg,
+    /\b(?<![\w-])A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
     "Secret Key: A3-3F7U2D-73ZX4K03W3V-SXVFA-PTJNS-NYF0W",
@@ -39,7 +39,7 @@ export const authress: Rule = token({
   placeholder: "<AUTHRESS_KEY>",
   keywords: [".acc_", ".acc-"],
   pattern: () =>
-    /(?<![\w-])(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}(?![\w+/=-])/dg,
+    /\b(?<![\w-])(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}(?![\w+/=-])/dg,
   truePositives: [
     "AUTHRESS_KEY=sc_b2fp3u52ws8nho.vpu65.acc_9uvq5hdt6edo9ya1u8wz.7VW9BQm3OduLqDrXDzzYBfFjn0S1KrY0qgRzbUstyL0a8THIU0zKVhBQWyMx5wLS",
   ],
@@ -71,7 +71,7 @@ export const sourcegraph: Rule = token({
   keywords: ["sgp_"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])sgp_(?:(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}|[A-Za-z0-9]{64})(?![\w-])/dg,
+    /\b(?<![\w-])sgp_(?:(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}|[A-Za-z0-9]{64})(?![\w-])/dg,
   truePositives: [
     "SRC_ACCESS_TOKEN=sgp_38a6bb9c98ee36fd_44623d2b711e9f837f53e2dc8e0f583deecdb42d",
     '{"segment_token": "sgp_vRzqUjIn5TzqdYkV71KBSO88FfkrQ6N5urngX3RfGGo11EuM7lmPYcinBReusNvT"}',
@@ -87,7 +87,7 @@ export const clickhouse: Rule = token({
   placeholder: "<CLICKHOUSE_KEY>",
   keywords: ["4b1d"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])4b1d[A-Za-z0-9]{38}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])4b1d[A-Za-z0-9]{38}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: ["CLICKHOUSE_KEY_SECRET=4b1duUBBpuwgi4IYZpRbGxneL9ZKCdplzzgXOvr7uw"],
   falsePositives: ["commit 4b1d3f9a2c7e1b5d4a8f9c0e2b4d6f8a1c3e5b7d"],
@@ -100,7 +100,7 @@ export const openshift: Rule = token({
   placeholder: "<OPENSHIFT_TOKEN>",
   keywords: ["sha256~"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])sha256~[\w-]{43}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])sha256~[\w-]{43}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
     "oc login --token=sha256~cQ1PHcZNpzPtdLngLnUMPKFlWneZyVHpFKpz-gvF1zj --server=https://api.ocp.acme.io:6443",
@@ -115,7 +115,7 @@ export const settlemint: Rule = token({
   placeholder: "<SETTLEMINT_TOKEN>",
   keywords: ["sm_aat_", "sm_pat_", "sm_sat_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])sm_[aps]at_[A-Za-z0-9]{16}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])sm_[aps]at_[A-Za-z0-9]{16}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: ["SETTLEMINT_ACCESS_TOKEN=sm_pat_euOp0FtXnTnlrGW1"],
   falsePositives: ["sm_pat_settings_page"],
@@ -144,7 +144,7 @@ export const hubspot: Rule = token({
   keywords: ["pat-na", "pat-eu", "pat-ap"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])pat-(?:na|eu|ap)\d-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
+    /\b(?<![\w-])pat-(?:na|eu|ap)\d-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
   truePositives: [
     'hubspot.Client(access_token="pat-na1-3b27b78c-25ee-4cce-a7e3-3b667bacadba")',
   ],
@@ -158,7 +158,7 @@ export const oauthClientSecrets: Rule = token({
   placeholder: "<CLIENT_SECRET>",
   keywords: ["p8e-", "s-s4t2"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])(?:p8e-[A-Za-z0-9]{32}|s-s4t2(?:ud|af)-[a-f0-9]{64})(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])(?:p8e-[A-Za-z0-9]{32}|s-s4t2(?:ud|af)-[a-f0-9]{64})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
   truePositives: [
     "ADOBE_CLIENT_SECRET=p8e-ycacgscKQ61lTNOkxT72PdynN7VktlXD",
@@ -174,7 +174,7 @@ export const definedNetworking: Rule = token({
   placeholder: "<DNKEY>",
   keywords: ["dnkey-"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])dnkey-[\w=-]{26}-[\w=-]{52}(?![\w=-])/dg,
+  pattern: () => /\b(?<![\w-])dnkey-[\w=-]{26}-[\w=-]{52}(?![\w=-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
     "DN_API_KEY=dnkey-I-LOEujyLHCA1jVgxxuo-o6Bzh-qOXkx9c1FPLk27JtcwdJDUTF-c63ocTu6chmTL7uLI-NqNWoUtba",
@@ -229,7 +229,7 @@ export const cratesIo: Rule = token({
   placeholder: "<CRATES_IO_TOKEN>",
   keywords: ["cio"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])cio[A-Za-z0-9]{32}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])cio[A-Za-z0-9]{32}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: ["CARGO_REGISTRY_TOKEN=cioz0KgtkPpj6jwORyaoV6fXfJ44t1yOdjZ cargo publish"],
   falsePositives: ["cioConfigurationLoaderForTheWebApp"],
@@ -242,7 +242,7 @@ export const stackhawk: Rule = token({
   placeholder: "<STACKHAWK_KEY>",
   keywords: ["hawk."],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w.-])hawk\.[\w-]{20}\.[\w-]{20}(?![\w.-])/dg,
+  pattern: () => /\b(?<![\w.-])hawk\.[\w-]{20}\.[\w-]{20}(?![\w.-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: ['HAWK_API_KEY="hawk.59FrBqslkNbRYytu3qgx.wWiHaTRMEr7dMZwo2aas"'],
   falsePositives: ["hawk.config.scanner_settings_file"],
@@ -256,7 +256,7 @@ export const amazonMws: Rule = token({
   keywords: ["amzn.mws."],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w.-])amzn\.mws\.[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
+    /\b(?<![\w.-])amzn\.mws\.[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![\w-])/dg,
   truePositives: ["MWS_AUTH_TOKEN=amzn.mws.a8f0ef03-9d91-8fd2-7fb4-f072104d4430"],
   falsePositives: ["amzn.mws.00000000-0000-0000-0000-000000000000"],
 });
@@ -268,7 +268,7 @@ export const salesforce: Rule = token({
   placeholder: "<SALESFORCE_TOKEN>",
   keywords: ["00d"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,120}(?![\w.-])/dg,
+  pattern: () => /\b(?<![\w-])00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,120}(?![\w.-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
     'sf org display --json | jq .result.accessToken\n"00DPsEPha4MFZnerH6!II.7lZjPLKwVJveQI6RWMS3vvMI7dY0K30rYf6xhmzIB1JjGxpeYeD024mwKR.VtvrGrCyf19dg7ZwChrf9Gmm9vW6rdB3oC"',
@@ -285,7 +285,7 @@ export const workTools: Rule = token({
   keywords: ["pk_", "phx_", "hcaik_", "hcxik_", "hcamk_", "hcxmk_"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])(?:pk_\d{5,12}_[A-Z0-9]{32}|phx_[A-Za-z0-9]{40,50}|hc[ax][im]k_[A-Za-z0-9]{20,80})(?![\w-])/dg,
+    /\b(?<![\w-])(?:pk_\d{5,12}_[A-Z0-9]{32}|phx_[A-Za-z0-9]{40,50}|hc[ax][im]k_[A-Za-z0-9]{20,80})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
     "CLICKUP_TOKEN=pk_26007769_8T0CDTMEFZSXO5O3FQW1SNSMU54J6VGB",
@@ -302,7 +302,7 @@ export const adafruit: Rule = token({
   placeholder: "<API_TOKEN>",
   keywords: ["aio_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])aio_[A-Za-z0-9]{28}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])aio_[A-Za-z0-9]{28}(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: ["io = Client('maker', 'aio_Xk8Lq2Wm7Rz4Tn9Vb3Pc6Hd1Jf5G')"],
   falsePositives: ["the aio_config_loader_module_settings_v2 module"],
@@ -366,7 +366,7 @@ export const natsNkeySeed: Rule = token({
   placeholder: "<NATS_SEED>",
   // Seeds stand beside the word NKEY or seed, in a .creds file or a NATS config.
   keywords: ["nkey", "seed", "nats"],
-  pattern: () => /(?<![\w-])S[UAONCX][A-Z2-7]{56}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])S[UAONCX][A-Z2-7]{56}(?![\w-])/dg,
   truePositives: [
     "-----BEGIN USER NKEY SEED-----\nSUAM2RJ3KQ7XWZ4LB5N6P7YDHCVE3F2GT4JQK5RM6WN7XP2ZB3YC4DV5EQ\n------END USER NKEY SEED------",
   ],

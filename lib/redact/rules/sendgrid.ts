@@ -14,7 +14,7 @@ export const sendgrid: Rule = {
   placeholder: "<SENDGRID_KEY>",
   keywords: ["sg."],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}(?![\w-])/dg,
   priority: 800,
   validators: [notPlaceholder],
   allowlist: [],

@@ -16,7 +16,7 @@ export const slackToken: Rule = {
   placeholder: "<SLACK_TOKEN>",
   keywords: ["xox", "xapp-"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,8192}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,8192}(?![\w-])/dg,
   priority: 800,
   validators: [
     notPlaceholder,

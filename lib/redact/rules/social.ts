@@ -62,7 +62,7 @@ export const twitterBearer: Rule = token({
   keywords: ["aaaaaaaaaaaaaaaaaaaaa"],
   startsAtKeyword: true,
   // The 21 A's written out: V8 skips ahead to a literal, not to a quantified character (8.7 → 0.2 ms/MiB).
-  pattern: () => /(?<![\w-])AAAAAAAAAAAAAAAAAAAAA[A-Za-z0-9%]{60,120}(?![\w%-])/dg,
+  pattern: () => /\b(?<![\w-])AAAAAAAAAAAAAAAAAAAAA[A-Za-z0-9%]{60,120}(?![\w%-])/dg,
   validators: [randomAfterRun],
   truePositives: [
     "TWITTER_BEARER_TOKEN=AAAAAAAAAAAAAAAAAAAAAA4B3IWvg3hbEghzFrLTzngu8IO9i7GVQcj6jec0czHmhhpLvCR4OzQTjHF14cstZ5xFNZgNj1bavGsg4He2a8Mx7LMOwA",
@@ -117,7 +117,7 @@ export const twitchStreamKey: Rule = token({
   placeholder: "<TWITCH_KEY>",
   keywords: ["live_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])live_\d{6,12}_[A-Za-z0-9]{30}(?![\w-])/dg,
+  pattern: () => /\b(?<![\w-])live_\d{6,12}_[A-Za-z0-9]{30}(?![\w-])/dg,
   // Above GoCardless' `live_` + 40, which a nine-digit id also fills.
   priority: 810,
   truePositives: [

@@ -17,7 +17,7 @@ export const travisSecure: Rule = {
   keywords: ["secure:"],
   startsAtKeyword: true,
   pattern: () =>
-    /(?<![\w-])secure:[ \t]*(?<q>["']?)(?<secret>[A-Za-z0-9+/]{40,4096}={0,2})\k<q>(?![A-Za-z0-9+/=])/dg,
+    /\b(?<![\w-])secure:[ \t]*(?<q>["']?)(?<secret>[A-Za-z0-9+/]{40,4096}={0,2})\k<q>(?![A-Za-z0-9+/=])/dg,
   secretGroup: "secret",
   priority: 420,
   validators: [minEntropy(4)],

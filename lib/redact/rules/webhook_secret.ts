@@ -14,7 +14,7 @@ export const webhookSecret: Rule = {
   placeholder: "<WEBHOOK_SECRET>",
   keywords: ["whsec_"],
   startsAtKeyword: true,
-  pattern: () => /(?<![\w-])whsec_[A-Za-z0-9+/=]{20,8192}/dg,
+  pattern: () => /\b(?<![\w-])whsec_[A-Za-z0-9+/=]{20,8192}/dg,
   priority: 800,
   validators: [notPlaceholder],
   allowlist: [],
