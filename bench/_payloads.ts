@@ -65,7 +65,8 @@ export function toolPayload(cwd: string): string {
     tool_name: "Write",
     tool_input: { file_path: `${cwd}/src/reconcile.ts`, content },
     tool_response: { type: "create", filePath: `${cwd}/src/reconcile.ts`, content },
-    tool_use_id: "toolu_01Bench000000000000000000",
+    // Base62, as Claude Code's are: 18 zeros made the phone rules run on every run.
+    tool_use_id: "toolu_01Bx7Kq4Ld9Wm2Rt5Zc8Hn3Vp",
     duration_ms: 12,
   });
 }
