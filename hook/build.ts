@@ -8,11 +8,15 @@
  *    instead of ~45.
  * 2. {@linkcode dropRuleSamples} removes what only reviewers and tests read
  *    from each redaction rule (a quarter of the file).
- * 3. {@linkcode markEager} puts every function in parentheses. V8 compiles a
- *    function lazily, at its first call, unless it is parenthesised; and Deno
- *    caches the bytecode V8 compiled before the module ran. So without the
- *    parentheses each hook run compiled its own functions again (about 2 ms
- *    of a 4 KB prompt's run); with them they come from Deno's code cache.
+ * 3. {@linkcode markEager} puts in parentheses every function that ran when
+ *    the bundle was tried on real payloads ({@linkcode functionsThatRun}).
+ *    V8 compiles a function lazily, at its first call, unless it is
+ *    parenthesised; and Deno caches the bytecode V8 compiled before the
+ *    module ran. So without the parentheses each hook run compiled its own
+ *    functions again (about 2 ms of a 4 KB prompt's run); with them they
+ *    come from Deno's code cache. Only those that run: each hook run also
+ *    reads the whole cache back, and the 450 functions that never ran made
+ *    that 1 ms slower.
  *
  * Usage: `hook/build.ts [--out PATH]` (default `hook/dist/hook.js`).
  *
@@ -21,7 +25,9 @@
 
 import { parse } from "acorn";
 import { fullAncestor } from "acorn-walk";
-import { DEFAULT_HOOK_SCRIPT } from "../lib/hook_command.ts";
+import { DEFAULT_HOOK_SCRIPT, hookCommandWords } from "../lib/hook_command.ts";
+import { HOOK_EVENTS, type HookEvent } from "../lib/kinds.ts";
+import { promptPayload, stopPayload, toolPayload } from "../bench/_payloads.ts";
 import { type CommandSpec, EXIT, optionValue, parseOrExit } from "../lib/cli.ts";
 import { fileUrlToPath } from "../lib/file_url.ts";
 
@@ -109,8 +115,19 @@ export function dropRuleSamples(source: string): string {
   return out + source.slice(at);
 }
 
+/** Options for {@linkcode markEager}. */
+export interface MarkEagerOptions {
+  /**
+   * Only the functions starting at these offsets (of `function`, `async`
+   * or an arrow's parameters), as V8's coverage reports them.
+   *
+   * @default {every function}
+   */
+  only?: ReadonlySet<number>;
+}
+
 /**
- * Rewrites a bundled ES module so that V8 compiles every function eagerly:
+ * Rewrites a bundled ES module so that V8 compiles its functions eagerly:
  * each function or arrow expression is wrapped in parentheses, and each
  * top-level function declaration becomes `var name = (function name …);`
  * at the top of the module, so it is still defined before any other
@@ -122,7 +139,8 @@ export function dropRuleSamples(source: string): string {
  * markEager("const f = (x) => x + 1;"); // "const f = ((x) => x + 1);"
  * ```
  */
-export function markEager(source: string): string {
+export function markEager(source: string, options: MarkEagerOptions = {}): string {
+  const chosen = (node: Span) => options.only === undefined || options.only.has(node.start);
   const program = parse(source, { ecmaVersion: "latest", sourceType: "module" }) as unknown as {
     body: SyntaxNode[];
   };
@@ -134,13 +152,13 @@ export function markEager(source: string): string {
     const parent = ancestors[ancestors.length - 2] as unknown as SyntaxNode | undefined;
     const isMethod = parent?.type === "MethodDefinition" ||
       (parent?.type === "Property" && (parent.method === true || parent.kind !== "init"));
-    if (isMethod) return;
+    if (isMethod || !chosen(n)) return;
     opens.push(n.start);
     closes.push(n.end);
   });
   const hoisted: Span[] = [];
   for (const statement of program.body) {
-    if (statement.type === "FunctionDeclaration") hoisted.push(statement);
+    if (statement.type === "FunctionDeclaration" && chosen(statement)) hoisted.push(statement);
   }
   opens.sort((a, b) => a - b);
   closes.sort((a, b) => a - b);
@@ -197,7 +215,101 @@ function lowerBound(sorted: number[], value: number): number {
   return low;
 }
 
-/** Bundles `hook/main.ts`, drops the rules' samples and marks it eager; returns the file's text. */
+const OBSERVED = fileUrlToPath(new URL("../tests/claude/observed/", import.meta.url));
+
+/**
+ * What the bundle is tried on: every payload Claude Code 2.1.328 was seen
+ * to send (`tests/claude/observed/`, one per event and tool), and the
+ * benchmark's long ones with secrets in them.
+ */
+async function trainingPayloads(): Promise<Array<{ event: HookEvent; payload: string }>> {
+  const eventOf = new Map(Object.entries(HOOK_EVENTS).map(([event, name]) => [name, event]));
+  const out: Array<{ event: HookEvent; payload: string }> = [];
+  const names = [...Deno.readDirSync(OBSERVED)].map((entry) => entry.name)
+    .filter((name) => name.endsWith(".json")).sort();
+  for (const name of names) {
+    const payload = await Deno.readTextFile(`${OBSERVED}${name}`);
+    const event = eventOf.get(JSON.parse(payload).hook_event_name) as HookEvent | undefined;
+    if (event !== undefined) out.push({ event, payload });
+  }
+  const cwd = "/tmp/cyberos-train";
+  out.push(
+    { event: "userpromptsubmit", payload: promptPayload(cwd) },
+    { event: "posttooluse", payload: toolPayload(cwd) },
+    { event: "stop", payload: stopPayload(cwd) },
+  );
+  return out;
+}
+
+/**
+ * The offsets of the functions in `source` (a bundled hook) that run when
+ * it is fed {@linkcode trainingPayloads}, by V8's coverage: each payload
+ * runs the hook as `install` writes it, in a folder under `hook/dist` that
+ * is removed after. No daemon listens (that would need `--allow-net` for
+ * the socket), so each run spools its frame: the redaction, the part worth
+ * compiling ahead, is the same. V8's random seed is fixed, so the same
+ * source gives the same functions.
+ */
+export async function functionsThatRun(source: string): Promise<Set<number>> {
+  const dir = await Deno.makeTempDir({ dir: dirnameOf(DEFAULT_HOOK_SCRIPT), prefix: ".train-" });
+  const script = `${dir}/hook.js`;
+  const coverage = `${dir}/coverage`;
+  try {
+    await Deno.writeTextFile(script, source);
+    for (const { event, payload } of await trainingPayloads()) {
+      const [deno, run, ...rest] = hookCommandWords(event, {
+        denoPath: Deno.execPath(),
+        socket: `${dir}/no-daemon`,
+        traceDir: dir,
+        scriptPath: script,
+      });
+      const args = [
+        run!,
+        `--coverage=${coverage}`,
+        ...rest.map((word) => word.startsWith("--v8-flags=") ? `${word},--random-seed=1` : word),
+      ];
+      const child = new Deno.Command(deno!, {
+        args,
+        stdin: "piped",
+        stdout: "null",
+        stderr: "null",
+      })
+        .spawn();
+      const writer = child.stdin.getWriter();
+      try {
+        await writer.write(new TextEncoder().encode(payload));
+        await writer.close();
+      } catch {
+        // It stopped reading (a script that reads no stdin): still a trial.
+      }
+      await child.status;
+    }
+    const ran = new Set<number>();
+    for (const entry of Deno.readDirSync(coverage)) {
+      const report = JSON.parse(await Deno.readTextFile(`${coverage}/${entry.name}`)) as {
+        url: string;
+        functions: Array<{ ranges: Array<{ startOffset: number; count: number }> }>;
+      };
+      if (!report.url.startsWith("file:") || fileUrlToPath(report.url) !== script) continue;
+      for (const fn of report.functions) {
+        if (fn.ranges[0]!.count > 0) ran.add(fn.ranges[0]!.startOffset);
+      }
+    }
+    if (ran.size === 0) throw new Error("no coverage of the trial runs");
+    return ran;
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function dirnameOf(path: string): string {
+  return path.slice(0, path.lastIndexOf("/"));
+}
+
+/**
+ * Bundles `hook/main.ts`, drops the rules' samples, and marks the functions
+ * that run on real payloads eager; returns the file's text.
+ */
 export async function buildHookBundle(): Promise<string> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["bundle", "-q", "--platform", "deno", "--minify", ENTRY],
@@ -207,7 +319,8 @@ export async function buildHookBundle(): Promise<string> {
   if (output.code !== 0) {
     throw new Error(`deno bundle failed: ${new TextDecoder().decode(output.stderr).trim()}`);
   }
-  return markEager(dropRuleSamples(new TextDecoder().decode(output.stdout)));
+  const lazy = dropRuleSamples(new TextDecoder().decode(output.stdout));
+  return markEager(lazy, { only: await functionsThatRun(lazy) });
 }
 
 if (import.meta.main) {

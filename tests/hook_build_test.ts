@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { dropRuleSamples, markEager } from "../hook/build.ts";
+import { dropRuleSamples, functionsThatRun, markEager } from "../hook/build.ts";
 
 /** Runs a module's text and returns what it left in `globalThis.result`. */
 async function evaluate(source: string): Promise<unknown> {
@@ -55,6 +55,30 @@ Deno.test("markEager: declarations move to the top in parentheses; expressions a
   assert.ok(rewritten.includes('arrow: (() => "a")'));
   assert.ok(rewritten.includes("read() {"), "class methods cannot be wrapped");
   assert.equal((rewritten.match(/^function /gm) ?? []).length, 0);
+});
+
+Deno.test("markEager with `only`: just the functions at those offsets, and it still computes the same", async () => {
+  const only = new Set([SAMPLE.indexOf("function double"), SAMPLE.indexOf("(x) => x + 1")]);
+  const rewritten = markEager(SAMPLE, { only });
+  assert.match(rewritten.split("\n")[0]!, /^var double = \(function double\(n\)/);
+  assert.ok(rewritten.includes(".map(((x) => x + 1))"));
+  assert.ok(rewritten.includes("async function later() {"), "not chosen: left a declaration");
+  assert.ok(rewritten.includes("const nested = function outer() { return function inner()"));
+  assert.ok(rewritten.includes('arrow: () => "a"'));
+  assert.deepEqual(await evaluate(rewritten), await evaluate(SAMPLE));
+});
+
+Deno.test("functionsThatRun: the offsets of the functions a trial run called, and only those", async () => {
+  const source = [
+    "function used() { return [1].map((x) => x + 1); }",
+    "function unused() { return [2].map((y) => y); }",
+    "used();",
+  ].join("\n");
+  const ran = await functionsThatRun(source);
+  assert.ok(ran.has(source.indexOf("function used")));
+  assert.ok(ran.has(source.indexOf("(x) => x + 1")));
+  assert.ok(!ran.has(source.indexOf("function unused")));
+  assert.ok(!ran.has(source.indexOf("(y) => y")));
 });
 
 Deno.test("markEager: a syntax error is reported, not rewritten", () => {
