@@ -597,12 +597,20 @@ export const notSealedCiphertext: Check = (c) => {
 /** Rejects placeholders, templates and masked values. */
 export const notPlaceholder: Check = (c) => placeholderProblem(c.secret);
 
+/** One check per bound: 75 rules ask for one, and each made its own as the hook loaded. */
+const entropyChecks = new Map<number, Check>();
+
 /** Rejects secrets whose Shannon entropy is at or below `bits` per character. */
 export function minEntropy(bits: number): Check {
-  return named(`minEntropy(${bits})`, (c) => {
-    const h = shannonEntropy(c.secret);
-    return h <= bits ? `entropy ${h.toFixed(2)} ≤ ${bits}` : undefined;
-  });
+  let check = entropyChecks.get(bits);
+  if (check === undefined) {
+    check = named(`minEntropy(${bits})`, (c) => {
+      const h = shannonEntropy(c.secret);
+      return h <= bits ? `entropy ${h.toFixed(2)} ≤ ${bits}` : undefined;
+    });
+    entropyChecks.set(bits, check);
+  }
+  return check;
 }
 
 /** Rejects secrets without at least one digit and one letter. */

