@@ -111,35 +111,19 @@ type ShortField = string | { text: string; parts: string };
 /**
  * Redacts the short free-text fields every row carries (`cwd` may name a
  * cloud folder after an e-mail address, `tool_name` an MCP server's token),
- * summing what redaction did into one tally.
+ * summing what redaction did into one tally. Made by {@linkcode fieldRedactor}:
+ * functions, not a class's methods, which V8 would compile at their first
+ * call in each hook run rather than ahead, from Deno's code cache.
  */
-class FieldRedactor {
-  /** Replaced spans so far. */
-  matchCount = 0;
-  /** Replaced spans per rule id so far. */
-  counts: Record<string, number> = {};
-  readonly #options: RedactOptions;
-
-  constructor(options: RedactOptions) {
-    this.#options = options;
-  }
-
+interface FieldRedactor {
   /** Redacts one long text (a prompt, a message) and tallies it. */
-  text(text: string): string {
-    const result = redactText(text, this.#options);
-    this.add(result);
-    return result.text;
-  }
-
+  text(text: string): string;
   /**
    * Redacts a text made from fields already tallied (a tool's subject comes
    * from its input) without tallying it: each secret counts once in the
    * metric, however many stored fields show it.
    */
-  retold(text: string): string {
-    return redactText(text, this.#options).text;
-  }
-
+  retold(text: string): string;
   /**
    * Redacts short fields in one pass ({@linkcode redactLines}). A field with
    * `parts` has each part (between separators) redacted as its own line: a
@@ -147,38 +131,49 @@ class FieldRedactor {
    * URL, would miss a secret glued into a path or a name
    * (`/GoogleDrive-ana@mail.vn/`, `mcp__srv__<token>`).
    */
-  short<K extends string>(fields: Record<K, ShortField | undefined>): Partial<Record<K, string>> {
-    const lines: string[] = [];
-    const layout: Array<[name: K, separator: string | undefined, count: number]> = [];
-    for (const [name, field] of Object.entries(fields) as Array<[K, ShortField | undefined]>) {
-      if (field === undefined) continue;
-      const pieces = typeof field === "string" ? [field] : field.text.split(field.parts);
-      layout.push([name, typeof field === "string" ? undefined : field.parts, pieces.length]);
-      lines.push(...pieces);
-    }
-    const result = redactLines(lines, this.#options);
-    this.add(result);
-    const out: Partial<Record<K, string>> = {};
-    let at = 0;
-    for (const [name, separator, count] of layout) {
-      out[name] = result.texts.slice(at, at + count).join(separator ?? "");
-      at += count;
-    }
-    return out;
-  }
-
+  short<K extends string>(fields: Record<K, ShortField | undefined>): Partial<Record<K, string>>;
   /** Adds what another redaction pass did. */
-  add(result: { matchCount: number; counts: Record<string, number> }): void {
-    this.matchCount += result.matchCount;
-    for (const [id, n] of Object.entries(result.counts)) {
-      this.counts[id] = (this.counts[id] ?? 0) + n;
-    }
-  }
-
+  add(result: { matchCount: number; counts: Record<string, number> }): void;
   /** The summed tally, as a {@linkcode Draft} carries it. */
-  tally(): { matchCount: number; counts: Record<string, number> } {
-    return { matchCount: this.matchCount, counts: this.counts };
-  }
+  tally(): { matchCount: number; counts: Record<string, number> };
+}
+
+function fieldRedactor(options: RedactOptions): FieldRedactor {
+  let matchCount = 0;
+  const counts: Record<string, number> = {};
+  const add = (result: { matchCount: number; counts: Record<string, number> }) => {
+    matchCount += result.matchCount;
+    for (const [id, n] of Object.entries(result.counts)) counts[id] = (counts[id] ?? 0) + n;
+  };
+  return {
+    text: (text) => {
+      const result = redactText(text, options);
+      add(result);
+      return result.text;
+    },
+    retold: (text) => redactText(text, options).text,
+    short: <K extends string>(fields: Record<K, ShortField | undefined>) => {
+      const lines: string[] = [];
+      const layout: Array<[name: K, separator: string | undefined, count: number]> = [];
+      for (const [name, field] of Object.entries(fields) as Array<[K, ShortField | undefined]>) {
+        if (field === undefined) continue;
+        const pieces = typeof field === "string" ? [field] : field.text.split(field.parts);
+        layout.push([name, typeof field === "string" ? undefined : field.parts, pieces.length]);
+        lines.push(...pieces);
+      }
+      const result = redactLines(lines, options);
+      add(result);
+      const out: Partial<Record<K, string>> = {};
+      let at = 0;
+      for (const [name, separator, count] of layout) {
+        out[name] = result.texts.slice(at, at + count).join(separator ?? "");
+        at += count;
+      }
+      return out;
+    },
+    add,
+    tally: () => ({ matchCount, counts }),
+  };
 }
 
 /** Copies the fields that were sent into `out`, leaving out the others. */
@@ -190,7 +185,7 @@ function copyPresent(
 }
 
 function promptDraft(payload: PromptPayload, context: DraftContext, options: RedactOptions): Draft {
-  const fields = new FieldRedactor(options);
+  const fields = fieldRedactor(options);
   const prompt = fields.text(payload.prompt);
   const short = fields.short({
     cwd: { text: payload.cwd, parts: "/" },
@@ -202,7 +197,7 @@ function promptDraft(payload: PromptPayload, context: DraftContext, options: Red
     cwd: short.cwd,
     trace_id: context.traceId,
     captured_at_ns: context.capturedAtNs,
-    redaction_match_count: fields.matchCount,
+    redaction_match_count: fields.tally().matchCount,
   };
   copyPresent(out, { prompt_id: short.prompt_id });
   if (isTaskNotification(payload.prompt)) out.prompt_source = TASK_NOTIFICATION_SOURCE;
@@ -221,7 +216,7 @@ function subjectOf(
 }
 
 function toolDraft(payload: ToolPayload, context: DraftContext, options: DraftOptions): Draft {
-  const fields = new FieldRedactor(options);
+  const fields = fieldRedactor(options);
   const args = redactValue(payload.tool_input, options);
   fields.add(args);
   const short = fields.short({
@@ -257,7 +252,7 @@ function toolDraft(payload: ToolPayload, context: DraftContext, options: DraftOp
 }
 
 function stopDraft(payload: StopPayload, context: DraftContext, options: RedactOptions): Draft {
-  const fields = new FieldRedactor(options);
+  const fields = fieldRedactor(options);
   const out: Record<string, unknown> = {
     session_id: payload.session_id,
     last_assistant_message_redacted: payload.last_assistant_message === undefined
@@ -278,7 +273,7 @@ function lifecycleDraft(
 ): Draft {
   const spec = lifecycleSpec(payload.hook_event_name)!;
   const values = payload.lifecycle;
-  const fields = new FieldRedactor(options);
+  const fields = fieldRedactor(options);
   const out: Record<string, unknown> = {
     session_id: payload.session_id,
     trace_id: context.traceId,

@@ -19,42 +19,17 @@ function pairOf(a: number, b: number): number {
   return LOW_BYTE_FIRST ? a | (b << 8) : (a << 8) | b;
 }
 
-/** The pairs of adjacent bytes in a text's UTF-8. */
+/**
+ * The pairs of adjacent bytes in a text's UTF-8. The work is in functions:
+ * V8 compiles a method at its first call in each hook run, and a function
+ * ahead, from Deno's code cache (hook/build.ts).
+ */
 export class BytePairs {
   readonly #seen = new Uint8Array(0x10000);
 
   /** Reads the pairs of `text`. */
   constructor(text: string) {
-    const bytes = encoder.encode(text);
-    if (bytes.length < 2) return;
-    // Pairs at even offsets, read in place (a fresh encoding starts its buffer), and at odd ones.
-    const even = bytes.length & ~1;
-    const atEven = bytes.byteOffset % 2 === 0
-      ? new Uint16Array(bytes.buffer, bytes.byteOffset, even / 2)
-      : new Uint16Array(bytes.slice(0, even).buffer);
-    const odd = (bytes.length - 1) & ~1;
-    const atOdd = new Uint16Array(odd / 2);
-    new Uint8Array(atOdd.buffer).set(bytes.subarray(1, 1 + odd));
-    this.#mark(atEven);
-    this.#mark(atOdd);
-  }
-
-  /** Marks each distinct value of `pairs`, sorting them and stepping from run to run. */
-  #mark(pairs: Uint16Array): void {
-    pairs.sort();
-    for (let at = 0; at < pairs.length;) {
-      const pair = pairs[at]!;
-      this.#seen[pair] = 1;
-      // The first offset past this pair's run, by bisection.
-      let low = at + 1;
-      let high = pairs.length;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if (pairs[middle]! > pair) high = middle;
-        else low = middle + 1;
-      }
-      at = low;
-    }
+    markPairs(text, this.#seen);
   }
 
   /**
@@ -64,12 +39,49 @@ export class BytePairs {
    * asked).
    */
   mayHold(keyword: string): boolean {
-    let a = keyword.charCodeAt(0);
-    for (let i = 1; i < keyword.length; i++) {
-      const b = keyword.charCodeAt(i);
-      if (a < 0x80 && b < 0x80 && this.#seen[pairOf(a, b)] === 0) return false;
-      a = b;
-    }
-    return true;
+    return mayHoldIn(this.#seen, keyword);
   }
+}
+
+function markPairs(text: string, seen: Uint8Array): void {
+  const bytes = encoder.encode(text);
+  if (bytes.length < 2) return;
+  // Pairs at even offsets, read in place (a fresh encoding starts its buffer), and at odd ones.
+  const even = bytes.length & ~1;
+  const atEven = bytes.byteOffset % 2 === 0
+    ? new Uint16Array(bytes.buffer, bytes.byteOffset, even / 2)
+    : new Uint16Array(bytes.slice(0, even).buffer);
+  const odd = (bytes.length - 1) & ~1;
+  const atOdd = new Uint16Array(odd / 2);
+  new Uint8Array(atOdd.buffer).set(bytes.subarray(1, 1 + odd));
+  markEach(atEven, seen);
+  markEach(atOdd, seen);
+}
+
+/** Marks each distinct value of `pairs`, sorting them and stepping from run to run. */
+function markEach(pairs: Uint16Array, seen: Uint8Array): void {
+  pairs.sort();
+  for (let at = 0; at < pairs.length;) {
+    const pair = pairs[at]!;
+    seen[pair] = 1;
+    // The first offset past this pair's run, by bisection.
+    let low = at + 1;
+    let high = pairs.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (pairs[middle]! > pair) high = middle;
+      else low = middle + 1;
+    }
+    at = low;
+  }
+}
+
+function mayHoldIn(seen: Uint8Array, keyword: string): boolean {
+  let a = keyword.charCodeAt(0);
+  for (let i = 1; i < keyword.length; i++) {
+    const b = keyword.charCodeAt(i);
+    if (a < 0x80 && b < 0x80 && seen[pairOf(a, b)] === 0) return false;
+    a = b;
+  }
+  return true;
 }
