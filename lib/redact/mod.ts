@@ -78,10 +78,7 @@ export interface RedactionResult {
  * ```
  */
 export function redactText(text: string, options: RedactOptions = {}): RedactionResult {
-  return resultOf(text, findingsOf(text, engineOptions(options)));
-}
-
-function resultOf(text: string, findings: readonly Finding[]): RedactionResult {
+  const findings = findingsOf(text, engineOptions(options));
   const counts: Record<string, number> = {};
   for (const f of findings) counts[f.metricLabel] = (counts[f.metricLabel] ?? 0) + 1;
   return { text: applyFindings(text, findings), matchCount: findings.length, counts };
@@ -130,35 +127,23 @@ export function redactLines(
   texts: readonly string[],
   options: RedactOptions = {},
 ): LinesRedactionResult {
+  if (texts.length === 0) return { texts: [], matchCount: 0, counts: {} };
+  if (!texts.some((text) => text.includes("\n"))) {
+    const joined = redactText(texts.join("\n"), options);
+    const lines = joined.text.split("\n");
+    if (lines.length === texts.length) {
+      return { texts: lines, matchCount: joined.matchCount, counts: joined.counts };
+    }
+  }
   const counts: Record<string, number> = {};
   let matchCount = 0;
-  const out = redactEach(texts, options).map((result) => {
+  const out = texts.map((text) => {
+    const result = redactText(text, options);
     matchCount += result.matchCount;
     for (const [id, n] of Object.entries(result.counts)) counts[id] = (counts[id] ?? 0) + n;
     return result.text;
   });
   return { texts: out, matchCount, counts };
-}
-
-/** {@linkcode redactLines}, with what was found in each text. */
-function redactEach(texts: readonly string[], options: RedactOptions): RedactionResult[] {
-  if (texts.length > 1 && !texts.some((text) => text.includes("\n"))) {
-    const joined = texts.join("\n");
-    const perText: Finding[][] = texts.map(() => []);
-    let line = 0;
-    let start = 0;
-    let whole = true;
-    for (const f of findingsOf(joined, engineOptions(options))) {
-      while (f.start >= start + texts[line]!.length + 1) start += texts[line++]!.length + 1;
-      if (f.end > start + texts[line]!.length) {
-        whole = false;
-        break;
-      }
-      perText[line]!.push({ ...f, start: f.start - start, end: f.end - start });
-    }
-    if (whole) return texts.map((text, i) => resultOf(text, perText[i]!));
-  }
-  return texts.map((text) => redactText(text, options));
 }
 
 /** One replaced span, for reviewers. */
@@ -219,29 +204,12 @@ export interface ValueRedactionResult {
   counts: Record<string, number>;
 }
 
-/**
- * A string shorter than this, on one line, is redacted in the pass of a
- * value's keys: a Bash call's command and description, a Read's path. A pass
- * has a fixed cost (0.3 ms in the hook's cold process), and these need no
- * more than a line of their own.
- */
-const SHORT_STRING_CHARS = 1024;
-
-/**
- * Every distinct object key inside a value and every short one-line string,
- * redacted in one pass, and what that pass found in the keys.
- */
-function redactKeysAndShortStrings(
+/** Every distinct object key inside a value, redacted in one pass, and what that pass found. */
+function redactKeys(
   value: object,
   options: RedactOptions,
-): {
-  byKey: Map<string, string>;
-  byString: Map<string, RedactionResult>;
-  matchCount: number;
-  counts: Record<string, number>;
-} {
+): { byKey: Map<string, string>; matchCount: number; counts: Record<string, number> } {
   const keys = new Set<string>();
-  const strings = new Set<string>();
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -249,26 +217,15 @@ function redactKeysAndShortStrings(
     for (const [key, item] of Object.entries(node as Record<string, unknown>)) {
       if (!isArray) keys.add(key);
       if (item !== null && typeof item === "object") stack.push(item);
-      else if (
-        typeof item === "string" && item.length < SHORT_STRING_CHARS && !item.includes("\n")
-      ) strings.add(item);
     }
   }
-  const keyList = [...keys];
-  const results = redactEach([...keyList, ...strings], options);
+  const list = [...keys];
+  const result = redactLines(list, options);
   const byKey = new Map<string, string>();
-  const counts: Record<string, number> = {};
-  let matchCount = 0;
-  keyList.forEach((key, i) => {
-    const result = results[i]!;
-    if (result.text !== key) byKey.set(key, result.text);
-    matchCount += result.matchCount;
-    for (const [id, n] of Object.entries(result.counts)) counts[id] = (counts[id] ?? 0) + n;
+  list.forEach((key, i) => {
+    if (result.texts[i] !== key) byKey.set(key, result.texts[i]!);
   });
-  const byString = new Map<string, RedactionResult>();
-  let i = keyList.length;
-  for (const text of strings) byString.set(text, results[i++]!);
-  return { byKey, byString, matchCount, counts };
+  return { byKey, matchCount: result.matchCount, counts: result.counts };
 }
 
 /**
@@ -298,11 +255,6 @@ export const SECRET_KEY_PLACEHOLDER = "<SECRET>";
 export function redactValue(value: unknown, options: RedactOptions = {}): ValueRedactionResult {
   const counts: Record<string, number> = {};
   let matchCount = 0;
-  // Keys and short strings, redacted up front once the value is known to be an object.
-  let redacted: { byKey: Map<string, string>; byString: Map<string, RedactionResult> } = {
-    byKey: new Map(),
-    byString: new Map(),
-  };
   const redactString = (text: string, secret: boolean): string => {
     // A template, a masked value or a placeholder under a secret's key stays (`${DB_PASSWORD}`).
     if (secret && text.length > 0 && placeholderProblem(text) === undefined) {
@@ -310,7 +262,7 @@ export function redactValue(value: unknown, options: RedactOptions = {}): ValueR
       counts[SECRET_KEY_RULE_ID] = (counts[SECRET_KEY_RULE_ID] ?? 0) + 1;
       return SECRET_KEY_PLACEHOLDER;
     }
-    const result = redacted.byString.get(text) ?? redactText(text, options);
+    const result = redactText(text, options);
     if (result.matchCount === 0) return text;
     matchCount += result.matchCount;
     for (const [id, n] of Object.entries(result.counts)) counts[id] = (counts[id] ?? 0) + n;
@@ -318,10 +270,9 @@ export function redactValue(value: unknown, options: RedactOptions = {}): ValueR
   };
   if (typeof value === "string") return { value: redactString(value, false), matchCount, counts };
   if (value === null || typeof value !== "object") return { value, matchCount, counts };
-  const upFront = redactKeysAndShortStrings(value, options);
-  redacted = upFront;
-  matchCount += upFront.matchCount;
-  for (const [id, n] of Object.entries(upFront.counts)) counts[id] = (counts[id] ?? 0) + n;
+  const redactedKeys = redactKeys(value, options);
+  matchCount += redactedKeys.matchCount;
+  for (const [id, n] of Object.entries(redactedKeys.counts)) counts[id] = (counts[id] ?? 0) + n;
   const root: unknown = Array.isArray(value) ? [] : {};
   const stack: Array<[source: unknown, target: unknown, secret: boolean]> = [[value, root, false]];
   while (stack.length > 0) {
@@ -338,7 +289,7 @@ export function redactValue(value: unknown, options: RedactOptions = {}): ValueR
     for (const [key, item] of Object.entries(source as Record<string, unknown>)) {
       const secret = underSecret || isSecretKeyName(key);
       const namedValue = named && (key === "value" || key === "Value");
-      const redactedKey = redacted.byKey.get(key) ?? key;
+      const redactedKey = redactedKeys.byKey.get(key) ?? key;
       let name = redactedKey;
       // Two keys redacted alike must not overwrite each other.
       for (let n = 2; Object.hasOwn(out, name); n++) name = `${redactedKey}#${n}`;
