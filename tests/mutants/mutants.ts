@@ -271,7 +271,7 @@ export const MUTANTS: Mutant[] = [
     id: "redact-prefix-boundary",
     module: "redaction",
     file: "lib/redact/_engine.ts",
-    search: "if (at === 0 || !isWordOrHyphen(this.text.charCodeAt(at - 1))) return true;",
+    search: "if (at === 0 || !isWordOrHyphen(text.charCodeAt(at - 1))) return true;",
     replace: "if (at === 0) return true;",
     description: "a rule's prefix found only at the very start",
     tests: ["tests/redact_engine_test.ts", "tests/redact_rules_test.ts"],
