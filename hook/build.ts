@@ -241,6 +241,9 @@ async function trainingPayloads(): Promise<Array<{ event: HookEvent; payload: st
   return out;
 }
 
+/** W3C's example trace context, as Claude Code passes one to hooks when it exports telemetry. */
+const TRIAL_TRACEPARENT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+
 /**
  * The offsets of the functions in `source` (a bundled hook) that run when
  * it is fed {@linkcode trainingPayloads}, by V8's coverage: each payload
@@ -270,6 +273,8 @@ export async function functionsThatRun(source: string): Promise<Set<number>> {
       ];
       const child = new Deno.Command(deno!, {
         args,
+        // The one variable the hook reads, fixed: a build in a traced shell makes the same file.
+        env: { TRACEPARENT: TRIAL_TRACEPARENT },
         stdin: "piped",
         stdout: "null",
         stderr: "null",
