@@ -22,8 +22,11 @@ export const slackToken: Rule = {
     notPlaceholder,
     hasDigitAndLetter,
     function notWordsAtTheEnd(c) {
-      // `xoxp-1-SlackAppConfigurationAccessTokenHere`: words where the random part goes.
-      return /-(?:[A-Z][a-z]+){3,}$/.test(c.secret)
+      // `xoxp-1-SlackAppConfigurationAccessTokenHere`: words where the random part goes,
+      // saying what goes there. Capitalised runs alone are no sign: a random tail of
+      // letters reads as `KasqlEjQkpcbaborChwUlFtc` about once in 2,000 tokens.
+      return /-(?:[A-Z][a-z]{2,}){3,}$/.test(c.secret) &&
+          /(?:Token|Key|Secret|Here|Your|Access|Example|Config)(?=[A-Z]|$)/.test(c.secret)
         ? "words where the random part goes"
         : undefined;
     },
@@ -32,6 +35,8 @@ export const slackToken: Rule = {
   truePositives: [
     "SLACK_BOT_TOKEN=xoxb-20481632641-7395012846153-Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1",
     "xapp-1-A07QWERTY12-7391028465123-8f3a9c2e1b5d4a8f9c0e2b4d6f8a1c3e",
+    // A random tail of letters only, every run capitalised.
+    "SLACK_BOT_TOKEN=xoxb-16564118135-403349136460-KasqlEjQkpcbaborChwUlFtc",
   ],
   falsePositives: [
     // A placeholder.
