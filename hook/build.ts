@@ -30,6 +30,7 @@ import { HOOK_EVENTS, type HookEvent } from "../lib/kinds.ts";
 import { promptPayload, stopPayload, toolPayload } from "../bench/_payloads.ts";
 import { type CommandSpec, EXIT, optionValue, parseOrExit } from "../lib/cli.ts";
 import { fileUrlToPath } from "../lib/file_url.ts";
+import { dirname } from "../lib/paths.ts";
 
 const BUNDLE_SPEC: CommandSpec = {
   command: "bundle",
@@ -254,7 +255,7 @@ const TRIAL_TRACEPARENT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-
  * source gives the same functions.
  */
 export async function functionsThatRun(source: string): Promise<Set<number>> {
-  const dir = await Deno.makeTempDir({ dir: dirnameOf(DEFAULT_HOOK_SCRIPT), prefix: ".train-" });
+  const dir = await Deno.makeTempDir({ dir: dirname(DEFAULT_HOOK_SCRIPT), prefix: ".train-" });
   const script = `${dir}/hook.js`;
   const coverage = `${dir}/coverage`;
   try {
@@ -305,10 +306,6 @@ export async function functionsThatRun(source: string): Promise<Set<number>> {
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
-}
-
-function dirnameOf(path: string): string {
-  return path.slice(0, path.lastIndexOf("/"));
 }
 
 /**
