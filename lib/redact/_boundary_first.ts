@@ -50,7 +50,9 @@ export function boundaryFirst(source: string, ignoreCase = false): string {
  * starts with a word character: the boundary then holds wherever the
  * lookbehind does, and V8 checks it far faster than it runs a lookbehind at
  * every offset (a token rule's pass over the prefix mix: 3.5 → 1.8 ms/MiB).
- * Else `source` unchanged.
+ * Else `source` unchanged. The rules carry its result in their patterns as
+ * written, and a test holds each to it: worked out in the hook, it cost a
+ * run up to 0.3 ms.
  *
  * @example
  * ```ts
