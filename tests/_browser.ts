@@ -123,6 +123,8 @@ export async function launchBrowser(): Promise<Browser> {
   const profile = await Deno.makeTempDir({ prefix: "cyberos-chromium-" });
   const child = new Deno.Command(binary, {
     args: [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, "about:blank"],
+    // Chromium's singleton lock goes to TMPDIR and outlives a killed browser: keep it in the profile.
+    env: { TMPDIR: profile },
     stdin: "null",
     stdout: "null",
     stderr: "piped",

@@ -161,6 +161,7 @@ Deno.test("daemon: killed between the commit and deleting the spool files, it st
     assert.doesNotMatch(daemon.stderr(), /WARN/);
   } finally {
     await daemon.stop();
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
@@ -186,6 +187,7 @@ Deno.test({
       assertExactlyOnce(daemon.db, frames);
     } finally {
       await daemon.stop();
+      await Deno.remove(dir, { recursive: true });
     }
   },
 });

@@ -101,6 +101,7 @@ Deno.test("daemon: a spooled frame with captured_at_ns 9.3e18 is quarantined, th
     assert.equal(daemon.process.pid > 0, true);
   } finally {
     await daemon.stop();
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
@@ -109,7 +110,7 @@ Deno.test({
     "daemon: a full disk stops it with exit 1 and SQLite's own error; the frames stay in the spool",
   ignore: !(await canMountTmpfs()),
   async fn() {
-    const { daemon, spooled } = await startOnFullDisk();
+    const { dir, daemon, spooled } = await startOnFullDisk();
     try {
       assert.equal(await waitForExit(daemon.process, 15_000), 1);
       const stderr = daemon.stderr();
@@ -121,6 +122,7 @@ Deno.test({
       );
     } finally {
       await daemon.stop();
+      await Deno.remove(dir, { recursive: true });
     }
   },
 });

@@ -97,6 +97,8 @@ export interface TempProject {
   project: string;
   /** The directory used as `HOME`. */
   home: string;
+  /** The directory used as `TMPDIR`, so what Claude Code leaves there goes with `root`. */
+  tmp: string;
   /** Removes everything under `root`. */
   remove(): Promise<void>;
 }
@@ -121,8 +123,10 @@ export async function createTempProject(options: TempProjectOptions = {}): Promi
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "cyberos-cc-" }));
   const project = `${root}/project`;
   const home = `${root}/home`;
+  const tmp = `${root}/tmp`;
   await Deno.mkdir(`${project}/.claude`, { recursive: true });
   await Deno.mkdir(home, { recursive: true });
+  await Deno.mkdir(tmp);
   if (settings !== undefined) {
     await Deno.writeTextFile(
       `${project}/.claude/settings.json`,
@@ -138,6 +142,7 @@ export async function createTempProject(options: TempProjectOptions = {}): Promi
     root,
     project,
     home,
+    tmp,
     remove: () => Deno.remove(root, { recursive: true }).catch(() => {}),
   };
 }
@@ -230,7 +235,7 @@ export function turnEnv(
   return {
     PATH: Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin",
     HOME: project.home,
-    TMPDIR: Deno.env.get("TMPDIR") ?? "/tmp",
+    TMPDIR: project.tmp,
     DENO_DIR: denoDir(),
     DENO_NO_UPDATE_CHECK: "1",
     ANTHROPIC_API_KEY: "sk-ant-offline-test",
