@@ -5,7 +5,7 @@
  * (Sentry, Grafana, New Relic, Dynatrace), work tools (Linear, Atlassian,
  * Bitbucket, Notion, Figma, Asana, Airtable, Contentful, ReadMe, Typeform,
  * Postman), and others (Prefect, LaunchDarkly, Infracost, Octopus Deploy,
- * Scalingo, Frame.io, age).
+ * Scalingo, Frame.io, age, Anaconda channels).
  *
  * @module
  */
@@ -435,6 +435,23 @@ export const jenkinsInitialPassword: Rule = token({
   ],
 });
 
+/** Anaconda's channel tokens, which stand in the channel's URL. */
+export const anacondaChannelToken: Rule = token({
+  id: "anaconda_channel_token",
+  description: "Anaconda private channel token in its URL (conda.anaconda.org/t/<token>/channel)",
+  placeholder: "<ANACONDA_TOKEN>",
+  keywords: ["anaconda."],
+  pattern: () => /\banaconda\.(?:org|cloud|com)\/t\/(?<secret>[A-Za-z0-9][\w-]{15,200})(?=\/)/dg,
+  secretGroup: "secret",
+  validators: [hasDigitAndLetter, minEntropy(3)],
+  truePositives: [
+    "channels:\n  - https://conda.anaconda.org/t/ab-4Kq9zT2w-m81735-Lp3Vx8Rn2cW/acme-internal\n  - conda-forge",
+  ],
+  falsePositives: [
+    "channels:\n  - https://conda.anaconda.org/t/<TOKEN>/acme-internal\n  - https://conda.anaconda.org/conda-forge",
+  ],
+});
+
 export const devtools: Rule[] = [
   pypi,
   rubygems,
@@ -461,4 +478,5 @@ export const devtools: Rule[] = [
   octopus,
   age,
   jenkinsInitialPassword,
+  anacondaChannelToken,
 ];

@@ -893,6 +893,31 @@ export const commandSetSecret: Rule = {
 };
 
 /**
+ * A secret in a C preprocessor definition: Arduino and ESP-IDF sketches keep
+ * their Wi-Fi, broker and cloud credentials as `#define MQTT_PASS "…"`,
+ * `#define BLYNK_AUTH_TOKEN "…"`.
+ */
+export const defineSecret: Rule = {
+  id: "define_secret",
+  description: 'Secret or password in a C preprocessor definition (#define MQTT_PASS "…")',
+  placeholder: "<SECRET>",
+  keywords: ["define"],
+  pattern: () =>
+    /#[ \t]{0,4}define[ \t]+(?<name>[A-Za-z_]\w{0,100})[ \t]+(?:"(?<secret>[^"\n\\]{4,4096})"|(?<secret>[^\s"()/\\][^\s"/\\]{7,4095}))(?=[ \t]*(?:\/[/*]|\r?\n|$))/dg,
+  secretGroup: "secret",
+  priority: 400,
+  validators: NAMED_VALUE_CHECKS,
+  allowlist: PUBLISHABLE_KEYS,
+  truePositives: [
+    '#define MQTT_USER     "barn-04"\n#define MQTT_PASS     "=Lq7^Vw.Rk3=58Tz"\n#define MQTT_PORT     1883',
+    '#define BLYNK_TEMPLATE_ID "TMPL6xQ2kR9"\n#define BLYNK_AUTH_TOKEN "Vq8mZ2xLp5Rt7Kw9Pn4Yb6Hc1Jd3Fs0G"',
+  ],
+  falsePositives: [
+    '#define PASSWORD_MAX_LEN 64\n#define API_KEY_HEADER "X-Api-Key"\n#define WIFI_PASS WIFI_PASS_FROM_NVS',
+  ],
+};
+
+/**
  * A secret's name and its new value, both quoted as code, in what the
  * assistant or a person says they did: "updated `QDRANT_API_KEY` in
  * `staging.env` to `MGsD…`", "đã cập nhật `ZALOPAY_KEY2` … thành `0ovQ…`".
@@ -906,7 +931,7 @@ export const secretSetInProse: Rule = {
   pattern: () =>
     // Starts at the value's opening backtick and looks back for the name: text full of code
     // spans is read once.
-    /`(?<=`(?<name>[A-Za-z_][\w.-]{1,60})`(?:[ \t]+[^\s`]{1,30}|[ \t]+`[^`\n]{1,80}`){0,8}?[ \t]+(?:thành|to|sang|=|into|là)[ \t]+`)(?<secret>[^`\s]{8,512})`/dg,
+    /`(?<=`(?<name>[A-Za-z_][\w.-]{1,60})`,?(?:[ \t]+[^\s`]{1,30}|[ \t]+`[^`\n]{1,80}`){0,8}?[ \t]+(?:thành|to|sang|=|into|là)[ \t]+`)(?<secret>[^`\s]{8,512})`/dg,
   secretGroup: "secret",
   priority: 400,
   validators: NAMED_VALUE_CHECKS,
@@ -914,6 +939,7 @@ export const secretSetInProse: Rule = {
   truePositives: [
     "Em đã cập nhật `QDRANT_API_KEY` trong `deploy/staging.env` thành `MGsDWXf7TIkBUmlepicgLJSlSEYLsZv9Yg0iylub_HHpFueB` và restart pod",
     "I changed `DB_PASSWORD` in `.env.production` to `Tq8-Lm3!Vx7z` and restarted the worker.",
+    "Requests are now signed with `WEBHOOK_HMAC_KEY`, which I set in `.env` to `5f0c9e2b7a41d86e3b9f0a7c2d5e8b14` for now.",
   ],
   falsePositives: [
     "I renamed `API_KEY` to `OPENAI_API_KEY` everywhere and set `SECRET_KEY_BASE` to `${SECRET_KEY_BASE}`.",

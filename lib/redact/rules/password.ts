@@ -363,7 +363,8 @@ function mayPassFlag(text: string): boolean {
   if (text.includes("sshpass") || text.includes("-pass") || text.includes("_pass")) return true;
   if (text.includes("-Pass") || text.includes("-PASS")) return true;
   if (text.includes("--auth-cred") || /freerdp/i.test(text)) return true;
-  if (text.includes("redis-cli") || SPACED_PASSWORD_COMMANDS.test(text)) return true;
+  if (text.includes("redis-cli") || text.includes("mosquitto_")) return true;
+  if (SPACED_PASSWORD_COMMANDS.test(text)) return true;
   for (let at = text.indexOf("-p"); at >= 0; at = text.indexOf("-p", at + 1)) {
     if (at === 0 || at + 2 >= text.length || !mayBeSpace(text.charCodeAt(at - 1))) continue;
     const next = text.charCodeAt(at + 2);
@@ -388,12 +389,12 @@ const SPACED_PASSWORD_COMMANDS =
 
 /**
  * The commands whose other flags take a password after a blank: macOS's
- * `security import … -P` (the .p12's) and `set-key-partition-list … -k`
- * (the keychain's).
+ * `security import … -P` (the .p12's), `set-key-partition-list … -k`
+ * (the keychain's) and the Mosquitto clients' `-P` (the broker's).
  */
 const SPACED_FLAG_COMMANDS: Readonly<Record<string, RegExp>> = {
   "-a": /\bredis-cli\b/,
-  "-P": /\bsecurity[ \t]+import\b/,
+  "-P": /\bsecurity[ \t]+import\b|\bmosquitto_(?:pub|sub|rr)\b/,
   "-k": /\bsecurity[ \t]+set-key-partition-list\b/,
 };
 
@@ -522,6 +523,7 @@ export const passwordFlagAttached: Rule = {
     "twine upload -u __token__ -p Hs5Jd1Fg0Au4Ei6Oc9Qw2Zx7 dist/*",
     "docker login -u ci -p 'Hs5Jd1Fg0Au4' registry.acme.io",
     "redis-cli -h cache.internal -a 'fR35_J^UY0fJmvzW' INFO keyspace",
+    "mosquitto_pub -h broker.lan -p 1883 -u gw-03 -P 'Tz8kQm..4Lw' -t farm/gw03 -m on",
     "pcs cluster auth node1 node2 -u hacluster -p Hc8!Kq3-Lm4v",
     "mysqldump --password 'a very long pass phrase with spaces 123' shop",
     'dsadd user "CN=Svc Backup,OU=Service,DC=corp,DC=lan" -samid svc_backup -pwd Bk7#Lq2-Wm8v',
@@ -804,15 +806,15 @@ export const passwordProseAbroad: Rule = {
   ],
   pattern: () =>
     new RegExp(
-      // The words once, then either a verb and the value or the value alone.
-      `(?:${PASSWORD_WORDS_ABROAD})(?:[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,12}?[ \\t]*(?:${PROSE_COPULA_ABROAD})${PROSE_NOW}` +
+      // The words once, then the value as code right after them (`mot de passe \`Xk9…\` (oui je
+      // sais…)`: no later verb takes another word for it), a verb and the value, or the value alone.
+      `(?:${PASSWORD_WORDS_ABROAD})(?:[ \\t]{0,4}:?[ \\t]{0,4}\`(?<secret>[^\`\\n]{4,99})\`` +
+        `|[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,12}?[ \\t]*(?:${PROSE_COPULA_ABROAD})${PROSE_NOW}` +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”|«[ \\t]?(?<secret>[^»\\n]{4,99}?)[ \\t]?»" +
         // Full-width punctuation ends a value as the ASCII kind does (`密码是 X，帮我…`).
         "|[`]?(?<secret>[^\\s\"'`”，。；：！？、）]{3,99}[^\\s\"'`”.,;:!?)，。；：！？、）]))" +
         // `비밀번호 Xk9…`, `contraseña Xk9…`: no verb, the next word is the value.
-        "|(?<bare>[ \\t]+)(?=[^\\s]{0,98}\\d)(?<secret>[^\\s\"'`”，。；：！？、）]{7,98}[^\\s\"'`”.,;:!?)，。；：！？、）])" +
-        // `con la contraseña \`Xk9…\``: no verb, the value as code.
-        "|[ \\t]{0,4}:?[ \\t]{0,4}`(?<secret>[^`\\n]{4,99})`)",
+        "|(?<bare>[ \\t]+)(?=[^\\s]{0,98}\\d)(?<secret>[^\\s\"'`”，。；：！？、）]{7,98}[^\\s\"'`”.,;:!?)，。；：！？、）]))",
       "dg",
     ),
   secretGroup: "secret",
@@ -826,6 +828,7 @@ export const passwordProseAbroad: Rule = {
     "스테이징 DB 접속 정보: 사용자 app_stg, 비밀번호 Uk8MtXEN5JUQAU. 이걸로 쿼리 작성해 줘",
     "Los datos son: usuario metabase_ro, contraseña W2xuRKVGl6VqA!~. ¿Cómo lo configuro?",
     "Le mot de passe de la base a changé, c'est maintenant Rq7Lm_2xV~b. Merci",
+    "Mon login est `tgirard`, mot de passe `Qv7*harbor2291` (oui je sais, je le changerai).",
     "Das Passwort für den SFTP-Zugang ist jetzt Kz4.Wm8Rt%, bitte prüfen",
     "El usuario es admin y la contraseña es Pq8#Lw3Vz",
     "A senha do banco é Hv5-Qm2-Lt8, troque depois",
@@ -1259,12 +1262,12 @@ function mayRunPasswordCommand(lower: string): boolean {
     (lower.includes("echo") &&
       (lower.includes("sudo -s") || lower.includes("password-stdin") || lower.includes("kinit") ||
         lower.includes("passwd") ||
-        lower.includes("--with-token") || lower.includes("devops login") ||
+        lower.includes("--with-token") || lower.includes(" login") ||
         /secrets? (?:put|set)|env add/.test(lower))) ||
     lower.includes("jdbc:oracle") || lower.includes("drone") ||
     lower.includes("lftp") || lower.includes("http-basic") || lower.includes("pulumi") ||
     lower.includes("ldappasswd") || lower.includes("ipmitool") || lower.includes("doveadm") ||
-    lower.includes("keystore") ||
+    lower.includes("keystore") || lower.includes("steamcmd") ||
     (/\bhttps? /.test(lower) && (lower.includes(" -a ") || lower.includes("--auth")));
 }
 
@@ -1312,6 +1315,7 @@ export const passwordCommand: Rule = {
     "ipmitool",
     "--with-token",
     "devops login",
+    "steamcmd",
     "lftp",
     "http-basic",
   ],
@@ -1327,7 +1331,7 @@ export const passwordCommand: Rule = {
           `|\\bexpect[ \\t]+(?:-\\w{1,10}[ \\t]+)?"[^"\\n]{0,80}(?:assword|passphrase)[^"\\n]{0,40}"[ \\t]*\\r?\\n[ \\t]*` +
           `send[ \\t]+(?:--[ \\t]+)?"(?<quoted>(?<secret>[^"\\n\\\\]{1,4096}))(?:\\\\[rn])?"` +
           // Piped to a login that reads it: `sudo -S`, `--password-stdin`, `gh auth login --with-token`, `az devops login`.
-          `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|(?:sudo[ \\t]+)?(?:kinit\\b|passwd[ \\t]+--stdin|smbpasswd[ \\t]+-s)|[^\\n|]{0,200}(?:--password-stdin|--with-token|devops[ \\t]+login|secret[ \\t]+put|env[ \\t]+add|secret[ \\t]+set|secrets[ \\t]+set|keystore[ \\t]+add\\b))` +
+          `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|(?:sudo[ \\t]+)?(?:kinit\\b|passwd[ \\t]+--stdin|smbpasswd[ \\t]+-s)|[^\\n|]{0,200}(?:--password-stdin|--with-token|[ \\t]login\\b|secret[ \\t]+put|env[ \\t]+add|secret[ \\t]+set|secrets[ \\t]+set|keystore[ \\t]+add\\b))` +
           // Starts at the here-string and looks back for the command: `sudo` is in many commands.
           `|<<<(?<=(?:--password-stdin|\\bsudo[ \\t]+-S\\b|\\bsecrets?[ \\t]+(?:put|set)\\b|\\bkeystore[ \\t]+add\\b)[^\\n<]{0,200}<<<)[ \\t]*${SHELL_WORD}` +
           `|\\bnet[ \\t]+user[ \\t]+[^\\s/]\\S{0,100}[ \\t]+(?<net>${SHELL_WORD})(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|$))` +
@@ -1335,6 +1339,8 @@ export const passwordCommand: Rule = {
           `|\\bldappasswd\\b[^\\n|;&]{0,300}?[ \\t]-s[ \\t]+${SHELL_WORD}` +
           `|\\bipmitool\\b[^\\n|;&]{0,200}?[ \\t]user[ \\t]+set[ \\t]+password[ \\t]+\\d{1,3}[ \\t]+${SHELL_WORD}` +
           // `pulumi config set --secret KEY VALUE`, or with `--secret` after: a secret whatever KEY says.
+          // steamcmd's `+login USER PASSWORD`.
+          `|\\bsteamcmd\\b[^\\n|;&]{0,300}?\\+login[ \\t]+[^\\s+]\\S{0,100}[ \\t]+(?<steam>${SHELL_WORD})` +
           `|\\bpulumi[ \\t]+config[ \\t]+set[ \\t]+(?:--secret[ \\t]+[\\w:./-]{1,200}[ \\t]+${SHELL_WORD}` +
           `|[\\w:./-]{1,200}[ \\t]+${SHELL_WORD}(?=[ \\t]+--secret\\b))` +
           `|\\bcmdkey(?:[ \\t]{1,8}/(?!pass:)[A-Za-z]{1,12}(?::\\S{1,200})?){0,4}[ \\t]{1,8}/pass:${SHELL_WORD}` +
@@ -1365,6 +1371,9 @@ export const passwordCommand: Rule = {
       const flags = c.groups["flags"];
       if (flags !== undefined && !/-[A-Za-z]*b/.test(flags)) return "htpasswd without -b";
       if (c.groups["net"] !== undefined && c.secret.startsWith("/")) return "a /switch";
+      if (c.groups["steam"] !== undefined && c.secret.startsWith("+")) {
+        return "steamcmd's next command";
+      }
       if (c.groups["quoted"] === undefined && c.secret.startsWith("-")) return "a flag";
       if (c.secret.length < 4) return `length ${c.secret.length} < 4`;
       return c.groups["quoted"] === undefined ? passwordShapeProblem(c.secret) : undefined;
@@ -1394,6 +1403,8 @@ export const passwordCommand: Rule = {
     "net use Z: \\\\nas\\share /user:CORP\\ops Wk4!Lp9Tz",
     'expect "Password:"\nsend "Hx7#qL2m\\r"',
     "echo 'Zr5-Kp8-Wq2' | sudo -S systemctl restart app",
+    "echo 'Lw4!Tq9+Vz2k' | p4 -p ssl:perforce.lan:1666 -u build login",
+    "steamcmd +login studio_ci 'Rk7pWq2Lx9Vb' +app_update 740 validate +quit",
     "net user backup Gn4-Rf8-Lq2 /add",
     "cmdkey /add:nas /user:CORP\\svc /pass:Th7-Or3-Lk9",
     "openssl passwd -6 'Pf8-Sh2-Lw5'",
@@ -1411,6 +1422,7 @@ export const passwordCommand: Rule = {
     // A variable.
     'expect "Password:"\nsend "$env(PASS)\\r"',
     "echo $PASSWORD | docker login --password-stdin",
+    "steamcmd +login anonymous +app_update 740 +quit",
     "net user backup /delete && openssl passwd -6 -stdin < pw.txt && sqlplus / as sysdba",
     "card ending 6467, exp 12/2028",
     'lftp -u deploy sftp://files.lan && lftp -u deploy,"$SFTP_PASSWORD" sftp://files.lan',
