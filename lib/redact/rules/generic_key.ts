@@ -532,23 +532,44 @@ const PROSE_KEY_CHECKS: Rule["validators"] = [
   },
 ];
 
-/** A key's name in prose, its words in any case. */
+/**
+ * A key's name in prose, its words in any case: English (a key whose first
+ * word says what it signs or opens: `partner key`, `signing key`), and the
+ * words for key and token in French, German, Spanish, Portuguese and Italian.
+ */
 const PROSE_KEY_NAME =
-  "(?:(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|client[ _-]?secret|token)(?![A-Za-z])" +
+  "(?:(?:(?:api|access|partner|app|private|signing|hmac|master|merchant|hash|encryption|shared|webhook)[ _-]?key" +
+  "|secret(?:[ _-]?key)?|client[ _-]?secret|token|cl[ée]|jeton|schl(?:ü|ue)ssel|clave|chave|chiave)(?![A-Za-z])" +
   // A name written as one CamelCase word: `AccessKeySecret`, `ClientSecret`.
   "|(?-i:[A-Z][A-Za-z]{0,30}(?:Secret|Key|Token))(?![A-Za-z]))";
+
+/** The verbs that say "is" before a key given in prose, in the languages of {@linkcode PROSE_KEY_NAME}. */
+const PROSE_KEY_VERB = /(?<![a-z])(?:is|was|là|la|est|ist|lautet|es|é|è)(?![a-z])/;
 
 /** `the API key for the sandbox is …`, `token của bot là …`: a key given in prose. */
 export const genericKeyProse: Rule = {
   id: "generic_api_key_prose",
-  description: "Key, secret or token given in prose (English or Vietnamese)",
+  description:
+    "Key, secret or token given in prose (English, Vietnamese, French, German, Spanish, Portuguese, Italian)",
   placeholder: "<SECRET>",
-  keywords: ["key", "token", "secret"],
-  precheck: (facts) => /(?<![a-z])(?:is|was|là|la)(?![a-z])/.test(facts.lower),
+  keywords: [
+    "key",
+    "token",
+    "secret",
+    "clé",
+    "cle",
+    "jeton",
+    "schlüssel",
+    "schluessel",
+    "clave",
+    "chave",
+    "chiave",
+  ],
+  precheck: (facts) => PROSE_KEY_VERB.test(facts.lower),
   pattern: () =>
     new RegExp(
       `(?<![A-Za-z])${PROSE_KEY_NAME}` +
-        "(?:[ \\t]{1,4}[^\\s:=]{1,20}(?![^\\s:=])){0,10}?[ \\t]{1,4}(?:is|was|là|la)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
+        "(?:[ \\t]{1,4}[^\\s:=]{1,20}(?![^\\s:=])){0,10}?[ \\t]{1,4}(?:is|was|là|la|est|ist|lautet|es|é|è)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
         // Not ended by a sentence's full stop.
         "(?<secret>[A-Za-z0-9_\\-+/=.~]{15,8191}[A-Za-z0-9_\\-+/=~])",
       "dgi",
@@ -562,12 +583,17 @@ export const genericKeyProse: Rule = {
     "token của bot là Zr7Kq2Wx9Lm4Vt8Pn3Bc6Hd nhé",
     "Token API của GHTK bên vận hành gửi là 4aa101049346ecba38fd7c91348e01ec183ff1c5, anh viết hàm nhé",
     "AccessKeyId LTAI5tQ8, AccessKeySecret là Wq8zR2mVt5Lx9Kp3Hd7cJf4Gs1Ya. Region cn-hangzhou.",
+    "Le secret que Paul m'a envoyé est Hq4Zm8Tw2Lx6Rv9Kp3Nc7 . Tu peux relancer le test ?",
+    "Der API-Schlüssel für Staging ist 8Vq2Lm7Tz4Kw9Rn3Hx6Pb, bitte eintragen.",
+    "and the live partner key is 3c9e1f7a2b8d4e6f0a5c1b9d7e3f2a8c4b6d0e1f5a7c9b3d8e2f4a6c0b1d3e5f. Base string next",
   ],
   falsePositives: [
     "Bisect: commit gây lỗi đọc secret là `cde8867a65ca5b5d44c58683987ad4cb60f7bd8a`, commit trước đó vẫn chạy.",
     "the token is stored in AWS Secrets Manager as prod/db/token-2024-rotation",
     "the secret key is 32 characters long and base64 encoded",
     "the token is tokenizer_config_v2_final_build and the secret key is abcdefghijklmnop1234",
+    "La clé est stockée dans Vault et le jeton est renouvelé chaque heure.",
+    "the private key is in ~/.ssh/id_ed25519_deploy and the primary key is order_id",
   ],
 };
 

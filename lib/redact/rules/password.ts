@@ -560,13 +560,14 @@ export const passwordFlagAttached: Rule = {
 export const passwordFlagToken: Rule = {
   id: "password_flag_token",
   description:
-    "API key as the user or the password of -u/--user with the other side empty (curl -u KEY:)",
+    "API key as the user or the password of -u/--user with the other side empty or X (curl -u KEY:, -u KEY:X)",
   placeholder: "<SECRET>",
   keywords: ["-u ", "-u=", "--user"],
   pattern: () =>
     new RegExp(
       "(?<!\\S)(?:-u|--user)(?:[ \\t]+|=)[\"']?" +
-        "(?::(?<secret>[A-Za-z0-9_\\-.+/=~]{12,4096})|(?<secret>[A-Za-z0-9_\\-.+/=~]{12,4096}):)" +
+        // Freshdesk's `-u KEY:X`: any one letter stands for the password it ignores.
+        "(?::(?<secret>[A-Za-z0-9_\\-.+/=~]{12,4096})|(?<secret>[A-Za-z0-9_\\-.+/=~]{12,4096}):[Xx]?)" +
         "[\"']?(?=\\s|$)",
       "dg",
     ),
@@ -577,6 +578,7 @@ export const passwordFlagToken: Rule = {
   truePositives: [
     "curl -u 'Qx8Wm3Lr7Tz2Kv6Pn4Bc9Hd:' https://api.example.org/v1/charges",
     "curl --user :Qx8Wm3Lr7Tz2Kv6Pn4Bc9Hd https://api.example.org/v1",
+    "curl -s -u Tq7WvLz2Rk9Hn4Bx8Mc3:X https://acme.freshdesk.com/api/v2/tickets",
   ],
   falsePositives: [
     // A user name with an empty password, and a variable.
@@ -1267,7 +1269,8 @@ function mayRunPasswordCommand(lower: string): boolean {
     lower.includes("jdbc:oracle") || lower.includes("drone") ||
     lower.includes("lftp") || lower.includes("http-basic") || lower.includes("pulumi") ||
     lower.includes("ldappasswd") || lower.includes("ipmitool") || lower.includes("doveadm") ||
-    lower.includes("keystore") || lower.includes("steamcmd") ||
+    lower.includes("keystore") || lower.includes("steamcmd") || lower.includes("hdbuserstore") ||
+    lower.includes("sapcontrol") ||
     (/\bhttps? /.test(lower) && (lower.includes(" -a ") || lower.includes("--auth")));
 }
 
@@ -1316,6 +1319,8 @@ export const passwordCommand: Rule = {
     "--with-token",
     "devops login",
     "steamcmd",
+    "hdbuserstore",
+    "sapcontrol",
     "lftp",
     "http-basic",
   ],
@@ -1338,9 +1343,12 @@ export const passwordCommand: Rule = {
           // `ldappasswd … -s NEW`, `ipmitool user set password ID NEW`.
           `|\\bldappasswd\\b[^\\n|;&]{0,300}?[ \\t]-s[ \\t]+${SHELL_WORD}` +
           `|\\bipmitool\\b[^\\n|;&]{0,200}?[ \\t]user[ \\t]+set[ \\t]+password[ \\t]+\\d{1,3}[ \\t]+${SHELL_WORD}` +
-          // `pulumi config set --secret KEY VALUE`, or with `--secret` after: a secret whatever KEY says.
+          // SAP: `hdbuserstore SET KEY HOST USER PASSWORD`, `sapcontrol … -user USER PASSWORD`.
+          `|\\bhdbuserstore[ \\t]+(?:-[A-Za-z][ \\t]+){0,3}(?:SET|set)[ \\t]+\\S{1,100}[ \\t]+\\S{1,300}[ \\t]+[^\\s-]\\S{0,100}[ \\t]+${SHELL_WORD}` +
+          `|\\bsapcontrol\\b[^\\n|;&]{0,200}?[ \\t]-user[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
           // steamcmd's `+login USER PASSWORD`.
           `|\\bsteamcmd\\b[^\\n|;&]{0,300}?\\+login[ \\t]+[^\\s+]\\S{0,100}[ \\t]+(?<steam>${SHELL_WORD})` +
+          // `pulumi config set --secret KEY VALUE`, or with `--secret` after: a secret whatever KEY says.
           `|\\bpulumi[ \\t]+config[ \\t]+set[ \\t]+(?:--secret[ \\t]+[\\w:./-]{1,200}[ \\t]+${SHELL_WORD}` +
           `|[\\w:./-]{1,200}[ \\t]+${SHELL_WORD}(?=[ \\t]+--secret\\b))` +
           `|\\bcmdkey(?:[ \\t]{1,8}/(?!pass:)[A-Za-z]{1,12}(?::\\S{1,200})?){0,4}[ \\t]{1,8}/pass:${SHELL_WORD}` +
@@ -1405,6 +1413,8 @@ export const passwordCommand: Rule = {
     "echo 'Zr5-Kp8-Wq2' | sudo -S systemctl restart app",
     "echo 'Lw4!Tq9+Vz2k' | p4 -p ssl:perforce.lan:1666 -u build login",
     "steamcmd +login studio_ci 'Rk7pWq2Lx9Vb' +app_update 740 validate +quit",
+    "hdbuserstore -i SET BACKUPKEY hana01:30015@PRD SYSTEM_BACKUP 'Zt5*Qw8!Lm2x'",
+    "sapcontrol -nr 00 -host app01 -user prdadm 'Vx4-Kq7mRt2' -function GetProcessList",
     "net user backup Gn4-Rf8-Lq2 /add",
     "cmdkey /add:nas /user:CORP\\svc /pass:Th7-Or3-Lk9",
     "openssl passwd -6 'Pf8-Sh2-Lw5'",

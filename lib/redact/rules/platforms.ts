@@ -6,7 +6,7 @@
  * Adobe client secrets, 42 (Intra) client secrets, Defined Networking keys,
  * Mailgun webhook signing keys, Sidekiq Enterprise credentials, crates.io
  * and StackHawk tokens, Amazon MWS auth tokens, Salesforce access tokens,
- * ClickUp, PostHog and Honeycomb keys.
+ * ClickUp, PostHog and Honeycomb keys, SAP BTP XSUAA client secrets.
  *
  * @module
  */
@@ -332,7 +332,30 @@ export const schemaRegistryUserInfo: Rule = {
 };
 
 /** The platform family. */
+/**
+ * SAP BTP's XSUAA client secrets, `<binding uuid>$<base64>`: the part after
+ * the dollar is the secret (the uuid names the binding).
+ */
+export const sapXsuaaSecret: Rule = token({
+  id: "sap_xsuaa_secret",
+  description: "SAP BTP XSUAA client secret (the base64 after <uuid>$)",
+  placeholder: "<SAP_SECRET>",
+  keywords: ["$"],
+  startsAtKeyword: true,
+  pattern: () =>
+    /\$(?<=\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\$)(?<secret>[A-Za-z0-9_+/-]{24,200}={0,2})(?![\w+/=-])/dg,
+  secretGroup: "secret",
+  validators: [notPlaceholder, minEntropy(3.5)],
+  truePositives: [
+    "CLIENT_SECRET=9d2e4c1a-7b3f-4e8d-a6c5-2f1b0e9d8c7a$Vq8mZ2xLp5Rt7Kw9Pn4Yb6Hc1Jd3Fs0GaUe4Io7Qw3=",
+  ],
+  falsePositives: [
+    "session 9d2e4c1a-7b3f-4e8d-a6c5-2f1b0e9d8c7a$ cost 4 and $HOME stays",
+  ],
+});
+
 export const platforms: Rule[] = [
+  sapXsuaaSecret,
   schemaRegistryUserInfo,
   onePasswordSecretKey,
   authress,
