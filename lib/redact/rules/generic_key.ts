@@ -105,7 +105,8 @@ const secretNameProblem = remembered(textSecretNameProblem);
 const passwordNameProblem = remembered(textPasswordNameProblem);
 
 function notPlainUuid(c: Candidate): string | undefined {
-  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  // With a short prefix that says what it numbers: `session=gsess-<uuid>` in a game server's log.
+  const uuid = /^(?:[a-z]{1,8}[-_])?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   if (!uuid.test(c.secret)) return undefined;
   return /api.?key|apikey|secret|token|auth|credential/i.test(headAndName(c))
     ? undefined
@@ -415,6 +416,7 @@ export const genericKey: Rule = {
     "AccessorID:       9d3f7a5c-0e8b-4d6f-8a1c-9e3b7d5f1a2c\nSecretID:         4f8a2c6e-1b9d-4f7a-9c0e-8b2d6f4a1c9e",
   ],
   falsePositives: [
+    "2024-06-12T21:44:09Z INFO allocator session=gsess-0c7e41a2-5b9d-4f3e-8a61-d2c4b7e9f013 port=7777",
     '{"kind":"user","key":"16c80c1bbf864508eebb47c87d340e51ebc31571","anonymous":false}',
     '{"topic":"orders","partition":3,"key":"a7Kq2Wv9Lp4Rt8Mn3Bc6Hd1Jf5Gs0Ya","value":{"id":7}}',
     // A cache's key: its files' digest after words.
@@ -915,6 +917,38 @@ export const commandSetSecret: Rule = {
     "airflow variables set retry_count 3 && airflow variables set api_key_header X-Api-Key",
     "doppler secrets set STRIPE_KEY ${STRIPE_KEY} && aws configure set region ap-southeast-1",
     "git config core.bypass true; set token_ttl 3600",
+  ],
+};
+
+/**
+ * A licence's serial or product key under a name that says so: Unity's
+ * `UNITY_SERIAL=XX-XXXX-…`, a `product_key`, an activation key. The value is
+ * four or more dash-joined groups of capitals and digits, the shape vendors
+ * print on a licence (a machine's serial number is one run).
+ */
+export const licenceSerial: Rule = {
+  id: "licence_serial",
+  description:
+    "Licence serial, product or activation key (groups of capitals and digits) under a name that says so",
+  placeholder: "<LICENCE_KEY>",
+  keywords: ["serial", "licen", "product", "activation", "cd_key", "cdkey"],
+  pattern: () =>
+    /(?:serial|licen[cs]e|product[ _.-]?key|activation[ _.-]?(?:key|code)|cd[ _-]?key)[\w.-]{0,20}["']?[ \t]*(?:[:=]|=>)[ \t]*["']?(?<secret>[A-Z0-9]{2,6}(?:-[A-Z0-9]{4,6}){3,7})(?![\w-])/dgi,
+  secretGroup: "secret",
+  priority: 420,
+  validators: [
+    notPlaceholder,
+    hasDigitAndLetter,
+    (c) => /[a-z]/.test(c.secret) ? "lowercase letters" : undefined,
+    minEntropy(3),
+  ],
+  allowlist: [],
+  truePositives: [
+    "UNITY_VERSION=2022.3.21f1\nUNITY_SERIAL=KQ-7RTM-W2ZP-4LXN-9VBD-H3CJ\nUNITY_PROJECT_PATH=/srv/build",
+    'windows:\n  product_key: "Q7N4K-8TRVW-2MXPD-J6HCB-3YLZF"',
+  ],
+  falsePositives: [
+    "serial: CZ3920ABCD\nproduct_key: XXXXX-XXXXX-XXXXX-XXXXX-XXXXX\nlicense: MIT-0000-0000-0000",
   ],
 };
 

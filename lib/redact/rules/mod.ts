@@ -29,6 +29,7 @@ import {
   genericKeyQuoted,
   genericKeySaid,
   genericKeyTable,
+  licenceSerial,
   secretSetInProse,
   sqlAliasSecret,
 } from "./generic_key.ts";
@@ -114,6 +115,7 @@ export const RULES: readonly Rule[] = [
   genericKeySaid,
   commandSetSecret,
   defineSecret,
+  licenceSerial,
   genericKeyTable,
   genericKeyDotLeader,
   secretSetInProse,
