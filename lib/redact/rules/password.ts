@@ -654,7 +654,7 @@ export const passwordPgpass: Rule = {
 const PASSWORD_WORDS_ABROAD =
   "[Mm]ot de passe|[Mm]dp(?![A-Za-z])|[Pp]asswort|[Kk]ennwort|[Cc]ontrase(?:ñ|n)a|[Ss]enha|[Ww]achtwoord|" +
   "[Pp]arola(?![A-Za-z])|[Hh]as(?:ł|l)o|[Hh]eslo(?![A-Za-z])|[Ss]alasana|[Ll](?:ö|o)senord|[Jj]elsz(?:ó|o)|" +
-  "[Пп]ароль|パスワード|密码|密碼|비밀번호|[Şş]ifre";
+  "[Пп]ароль|パスワード|密码|密碼|비밀번호|비번|[Şş]ifre";
 
 /** What says "is" between the word and the value, in the same languages. */
 const PROSE_COPULA_ABROAD =
@@ -804,6 +804,7 @@ export const passwordProseAbroad: Rule = {
     "密码",
     "密碼",
     "비밀번호",
+    "비번",
     "şifre",
   ],
   pattern: () =>
@@ -811,7 +812,8 @@ export const passwordProseAbroad: Rule = {
       // The words once, then the value as code right after them (`mot de passe \`Xk9…\` (oui je
       // sais…)`: no later verb takes another word for it), a verb and the value, or the value alone.
       `(?:${PASSWORD_WORDS_ABROAD})(?:[ \\t]{0,4}:?[ \\t]{0,4}\`(?<secret>[^\`\\n]{4,99})\`` +
-        `|[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,12}?[ \\t]*(?:${PROSE_COPULA_ABROAD})${PROSE_NOW}` +
+        // Chinese and Japanese words run on without blanks: `密码重置了，新的是 X`.
+        `|[\`'"]?(?:[\\u3040-\\u30ff\\u4e00-\\u9fff，、]{1,16}?)?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,12}?[ \\t]*(?:${PROSE_COPULA_ABROAD})${PROSE_NOW}` +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”|«[ \\t]?(?<secret>[^»\\n]{4,99}?)[ \\t]?»" +
         // Full-width punctuation ends a value as the ASCII kind does (`密码是 X，帮我…`).
         "|[`]?(?<secret>[^\\s\"'`”，。；：！？、）]{3,99}[^\\s\"'`”.,;:!?)，。；：！？、）]))" +
@@ -827,6 +829,8 @@ export const passwordProseAbroad: Rule = {
   allowlist: [],
   truePositives: [
     "测试服务器 192.168.10.25 的 root 密码是 ~cS6CQ!poUGq，帮我写一个 ansible inventory",
+    "邮件推送的 SMTP 密码重置了，新的是 Vk7#q2!Lm9wRtZ，帮我改一下配置",
+    "오늘 당직인데 읽기 전용 계정 비번이 바뀌었대요. 새 비번: Tq8$Lm.:Zx^4Wr",
     "스테이징 DB 접속 정보: 사용자 app_stg, 비밀번호 Uk8MtXEN5JUQAU. 이걸로 쿼리 작성해 줘",
     "Los datos son: usuario metabase_ro, contraseña W2xuRKVGl6VqA!~. ¿Cómo lo configuro?",
     "Le mot de passe de la base a changé, c'est maintenant Rq7Lm_2xV~b. Merci",
