@@ -52,9 +52,11 @@ function separatorMayJoin(text: string, separator: string): boolean {
 }
 
 function isMachineLocal(local: string): boolean {
-  return /^(?:no-?reply|do-?not-?reply|mailer-daemon|bounces?)(?:[-+._][\w.+-]*)?$/i.test(
-    local,
-  );
+  // A sender's name may come first: `alertmanager-noreply@…`; Apple writes `no_reply@…`.
+  return /^(?:[\w+-]{1,40}[-_.])?(?:no[-_]?reply|do[-_]?not[-_]?reply|mailer-daemon|bounces?)(?:[-+._][\w.+-]*)?$/i
+    .test(
+      local,
+    );
 }
 
 /**
@@ -172,6 +174,7 @@ export const email: Rule = {
     "icon@2x.png",
     // A bot address.
     "Co-Authored-By: bot <noreply@vendor.io>",
+    "smtp_from: alertmanager-noreply@alerts.acme-analytics.io; Apple writes from no_reply@email.apple.com",
     "    Signed-off-by: dependabot[bot] <support@github.com>",
     // An ssh target.
     "ssh deploy@bastion.prod.acme-corp.com uptime",

@@ -689,10 +689,15 @@ export const genericKeySaid: Rule = {
 export const commandKeyArgument: Rule = {
   id: "command_key_argument",
   description:
-    "Keys given to a command as plain words (mc alias set, ngrok add-authtoken, cloudflared service install, vault operator unseal), a .key file's one token, a secret a command prints (kubectl … | base64 -d, buildkite-agent secret get, gcloud secrets versions access, op read, cat of a key or password file, wg genkey | tee)",
+    "Keys given to a command as plain words (mc alias set, ngrok add-authtoken, cloudflared service install, vault operator unseal), a .key file's one token, a secret a command prints (kubectl … | base64 -d, buildkite-agent secret get, gcloud secrets versions access, op read, security find-generic-password -w, pass show, cat of a key or password file, wg genkey | tee)",
   placeholder: "<SECRET>",
   keywords: [
     "alias",
+    "find-generic-password",
+    "find-internet-password",
+    "bw get",
+    "pass show",
+    "keyvault secret show",
     "host add",
     "authtoken",
     ".key",
@@ -737,6 +742,9 @@ export const commandKeyArgument: Rule = {
           "|\\b(?:buildkite-agent[ \\t]+secret[ \\t]+get|gcloud[ \\t]+secrets[ \\t]+versions[ \\t]+access|op[ \\t]+read" +
           "|doppler[ \\t]+secrets[ \\t]+get(?=[^\\n|>]{0,200}--plain)|vault[ \\t]+kv[ \\t]+get(?=[^\\n|>]{0,200}-field[= ])" +
           "|aws[ \\t]+secretsmanager[ \\t]+get-secret-value(?=[^\\n|>]{0,200}--output[ \\t=]+text)|heroku[ \\t]+config:get" +
+          // macOS's keychain, Bitwarden, pass and gopass, Azure Key Vault as a bare value.
+          "|security[ \\t]+find-(?:generic|internet)-password(?=[^\\n|>]{0,200}[ \\t]-w\\b)|bw[ \\t]+get[ \\t]+password" +
+          "|(?:go)?pass[ \\t]+show|az[ \\t]+keyvault[ \\t]+secret[ \\t]+show(?=[^\\n|>]{0,200}(?:-o|--output)[ \\t]+tsv)" +
           // A raw private key printed: `cat privatekey` after `wg genkey`; a key, token or
           // password file's one line: `cat config/master.key`, `cat /run/secrets/db_password`.
           "|cat[ \\t]+\\S{0,200}private_?key\\b" +
@@ -749,9 +757,16 @@ export const commandKeyArgument: Rule = {
     ),
   secretGroup: "secret",
   priority: 420,
-  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.2)],
+  validators: [
+    notPlaceholder,
+    // Apple's app-specific passwords, as the keychain prints them: four groups of four letters.
+    (c) => /^[a-z]{4}(?:-[a-z]{4}){3}$/.test(c.secret) ? undefined : hasDigitAndLetter(c),
+    (c) => /^[a-z]{4}(?:-[a-z]{4}){3}$/.test(c.secret) ? undefined : minEntropy(3.2)(c),
+  ],
   allowlist: [],
   truePositives: [
+    '$ security find-generic-password -s "AC_PASSWORD" -a ci -w\nqvtm-rpso-kzwa-hdle\n$ xcrun notarytool history',
+    "$ pass show infra/pg-replica\nTq8-Lm3!Vx7zWk2\n$",
     "vault operator unseal Wq8zR2mVt5Lx9Kp3Hd7cJf4Gs1Ya6Nb0Qe2Tr5Uy8Io=",
     "for k in Wq8zR2mVt5Lx9Kp3Hd7cJf4Gs1Ya6Nb0Qe2Tr5Uy8Io Zx7Kq2Wv9Lp4Rt8Mn3Bc6Hd1Jf5Gs0Ya2Ie9Ow4Tq8M; do vault operator unseal $k; done",
     "wandb login a1dca813c926a513c92b6d850b0ca1bc88f72d7e && python train.py",
@@ -775,6 +790,7 @@ export const commandKeyArgument: Rule = {
   falsePositives: [
     "vault operator unseal -reset && for f in a.txt b.txt; do vault operator unseal $f; done",
     "kubectl get secret app -o jsonpath='{.data.password}' | base64 -d > /tmp/pw\n$ wc -c /tmp/pw",
+    '$ security find-generic-password -s "AC_PASSWORD" -w\nsecurity: SecKeychainSearchCopyNext: The specified item could not be found.',
     "op read op://prod/db/password > .pw\nchmod 600 .pw",
     "mc alias set local http://localhost:9000 minioadmin minioadmin",
     'mc alias set prod https://s3.lan "$MINIO_ACCESS_KEY" "$MINIO_SECRET_KEY"',

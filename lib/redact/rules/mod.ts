@@ -48,7 +48,13 @@ import { npm } from "./npm.ts";
 import { openai } from "./openai.ts";
 import { password } from "./password.ts";
 import { phone } from "./phone.ts";
-import { borgKey, privateKey, privateKeyBase64, puttyPrivateKey } from "./private_key.ts";
+import {
+  borgKey,
+  minisignSecretKey,
+  privateKey,
+  privateKeyBase64,
+  puttyPrivateKey,
+} from "./private_key.ts";
 import { privateSpan } from "./private_span.ts";
 import { sendgrid } from "./sendgrid.ts";
 import { slack } from "./slack.ts";
@@ -130,6 +136,7 @@ export const RULES: readonly Rule[] = [
   ...microsoft,
   vendorNamed,
   puttyPrivateKey,
+  minisignSecretKey,
   borgKey,
   jwtBase64,
   kubernetesSecret,

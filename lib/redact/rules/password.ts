@@ -36,6 +36,8 @@ function nameSaysPassword(c: Candidate): string | undefined {
   const name = headAndName(c);
   // `random_password.redis: Creation complete …`: a Terraform resource's address in a log.
   if (/^random_password\./.test(name)) return "a Terraform resource's address";
+  // `<from 1Password: item>`: the password manager, not a password's name.
+  if (/^1password$/i.test(name)) return "1Password, a password manager";
   return passwordNameProblem(name);
 }
 
@@ -288,6 +290,7 @@ export const passwordAssignment: Rule = {
     "password: !!binary |\n  UTJ4bGNuUXRjMlZqY21WMExUa3pOelE9",
   ],
   falsePositives: [
+    "KAFKA_SASL_PASSWORD=<from 1Password: kafka-orders>",
     // Active Directory's time of the last change, in an LDIF export.
     "sAMAccountName: quang.le\npwdLastSet: 133541766521184402",
     'PS C:\\ops> $pass = Read-Host -AsSecureString "Mật khẩu svc_backup"',
@@ -385,7 +388,7 @@ function flagValue(bare: string): string {
 
 /** Commands whose `-p VALUE` (with a blank) is a password; `redis-cli` takes it as `-a`. */
 const SPACED_PASSWORD_COMMANDS =
-  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh|racadm|security|evil-winrm|crackmapexec|cme|nxc|netexec|hydra|smbmap|pcs|[Pp]s[Ee]xec(?:64)?|cypher-shell)\b/;
+  /\b(?:twine|docker|podman|helm|nerdctl|oras|skopeo|buildah|mongo(?:sh|dump|restore|export|import|stat|top)?|oc|az|cqlsh|racadm|security|evil-winrm|crackmapexec|cme|nxc|netexec|hydra|smbmap|pcs|[Pp]s[Ee]xec(?:64)?|cypher-shell|rabbitmqadmin)\b/;
 
 /**
  * The commands whose other flags take a password after a blank: macOS's
@@ -713,6 +716,8 @@ export const passwordProse: Rule = {
         `|(?<![\\w.\`-])(?:password|passphrase)[ \\t]+to[ \\t]+(?=[\`'"])${PROSE_NOW}` +
         `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,6}?[ \\t]+(?:is|was|will be|là)[ \\t]*:?${PROSE_NOW}` +
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
+        // `the password you pasted earlier (\`…\`)`: the value as code in parentheses after words.
+        "|(?<![\\w.-])(?:password|passphrase)(?:[ \\t]+[^\\s:=()]{1,20}(?![^\\s:=])){1,6}?[ \\t]+\\((?=`)" +
         // `the password's X`, `changed the password to X`, `use password 'X'`.
         "|(?<![A-Za-z])(?:password|passphrase|pw)(?:'s|’s|`?[ \\t]+to|(?=[ \\t]+[\"'“]))[ \\t]*:?" +
         // A Wi-Fi key: `the WPA2 key: Xk9…`, `PSK: …`.
@@ -732,6 +737,7 @@ export const passwordProse: Rule = {
   truePositives: [
     // The assistant saying what it set.
     "I created the admin user and set the password to `Wq4*nZV.e*Kt7` as you asked.",
+    "I connected as `etl_ops` using the password you pasted earlier (`Rt4_Kw9#mQ2vLz`) and ran the backfill.",
     // A secret string named in Vietnamese.
     "Chuỗi bí mật để ký HMAC SHA512 là Q7WXG2BWIW81DTRP6FTKZL4M9NC3VB8R nhé",
     "Mình đã set storePassword là PixelDragon_589 và keyPassword cũng y vậy",

@@ -141,6 +141,31 @@ export const puttyPrivateKey: Rule = {
   ],
 };
 
+/**
+ * A minisign or rsign secret key (Tauri's updater signs with one): the key
+ * line after its `untrusted comment: … secret key` line. Tauri prints the
+ * whole file in base64, which the base64 reading decodes.
+ */
+export const minisignSecretKey: Rule = {
+  id: "minisign_secret_key",
+  description: "minisign / rsign secret key (the line after untrusted comment: … secret key)",
+  placeholder: "<PRIVATE_KEY>",
+  keywords: ["untrusted comment:"],
+  startsAtKeyword: true,
+  pattern: () =>
+    /untrusted comment:[^\n]{0,80}secret key\r?\n(?<secret>RWR[A-Za-z0-9+/]{80,400}={0,2})(?![A-Za-z0-9+/=])/dg,
+  secretGroup: "secret",
+  priority: 900,
+  validators: [],
+  allowlist: [],
+  truePositives: [
+    "untrusted comment: minisign encrypted secret key\nRWRTY0IyVq8mZ2xLp5Rt7Kw9Pn4Yb6Hc1Jd3Fs0GaUe4Io7Qw3Er5Ty9Ui1Op3As5Df7Gh9Jk1Lz4Xc8Vb2Nm6Qw0Er5Ty9Ui3Op7As1Df5Gh9Jk2Lz5Xc9Vb3Nm7Qw1Er6Ty0Ui4Op8As2Df6Gh0Jk4Lm=",
+  ],
+  falsePositives: [
+    "untrusted comment: minisign public key 5C6D\nRWRcbTqL8w4kPz3oMmX2bQvY7nT5sR1aF9dG6hJ0kL3zX8cV2bN5mQ4wE",
+  ],
+};
+
 /** A BorgBackup key file (`borg key export`): the repository's key, encrypted only by its passphrase. */
 export const borgKey: Rule = {
   id: "borg_key",
