@@ -546,13 +546,16 @@ const PROSE_KEY_NAME =
   "|(?-i:[A-Z][A-Za-z]{0,30}(?:Secret|Key|Token))(?![A-Za-z]))";
 
 /** The verbs that say "is" before a key given in prose, in the languages of {@linkcode PROSE_KEY_NAME}. */
-const PROSE_KEY_VERB = /(?<![a-z])(?:is|was|là|la|est|ist|lautet|es|é|è)(?![a-z])/;
+const PROSE_KEY_VERB = /(?<![a-z])(?:is|was|là|la|est|ist|lautet|es|é|è)(?![a-z])|[是为為は는은]/;
+
+/** The words for key, token and secret in Japanese, Chinese and Korean, which run on into the verb. */
+const PROSE_KEY_NAME_CJK = "キー|トークン|シークレット|密钥|秘钥|密鑰|令牌|키|토큰|시크릿";
 
 /** `the API key for the sandbox is …`, `token của bot là …`: a key given in prose. */
 export const genericKeyProse: Rule = {
   id: "generic_api_key_prose",
   description:
-    "Key, secret or token given in prose (English, Vietnamese, French, German, Spanish, Portuguese, Italian)",
+    "Key, secret or token given in prose (English, Vietnamese, French, German, Spanish, Portuguese, Italian, Japanese, Chinese, Korean)",
   placeholder: "<SECRET>",
   keywords: [
     "key",
@@ -566,12 +569,25 @@ export const genericKeyProse: Rule = {
     "clave",
     "chave",
     "chiave",
+    "キー",
+    "トークン",
+    "シークレット",
+    "密钥",
+    "秘钥",
+    "密鑰",
+    "令牌",
+    "키",
+    "토큰",
+    "시크릿",
   ],
   precheck: (facts) => PROSE_KEY_VERB.test(facts.lower),
   pattern: () =>
     new RegExp(
-      `(?<![A-Za-z])${PROSE_KEY_NAME}` +
-        "(?:[ \\t]{1,4}[^\\s:=]{1,20}(?![^\\s:=])){0,10}?[ \\t]{1,4}(?:is|was|là|la|est|ist|lautet|es|é|è)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“]?" +
+      `(?:(?<![A-Za-z])${PROSE_KEY_NAME}` +
+        "(?:[ \\t]{1,4}[^\\s:=]{1,20}(?![^\\s:=])){0,10}?[ \\t]{1,4}(?:is|was|là|la|est|ist|lautet|es|é|è|是|为|為)(?![A-Za-z])" +
+        // `本番のAPIキーは …`, `API 密钥是 …`, `운영 API 키는 …`: the verb glued to the word.
+        `|(?:${PROSE_KEY_NAME_CJK})[\\u3040-\\u30ff\\u4e00-\\u9fff\\uac00-\\ud7af]{0,6}?[ \\t]{0,2}(?:は|是|为|為|는|은))` +
+        "[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“「]?" +
         // Not ended by a sentence's full stop.
         "(?<secret>[A-Za-z0-9_\\-+/=.~]{15,8191}[A-Za-z0-9_\\-+/=~])",
       "dgi",
@@ -588,6 +604,9 @@ export const genericKeyProse: Rule = {
     "Le secret que Paul m'a envoyé est Hq4Zm8Tw2Lx6Rv9Kp3Nc7 . Tu peux relancer le test ?",
     "Der API-Schlüssel für Staging ist 8Vq2Lm7Tz4Kw9Rn3Hx6Pb, bitte eintragen.",
     "and the live partner key is 3c9e1f7a2b8d4e6f0a5c1b9d7e3f2a8c4b6d0e1f5a7c9b3d8e2f4a6c0b1d3e5f. Base string next",
+    "本番のAPIキーは Rk8mZ3vLq2Wx7Tn4Yb9Hc1Jd6Fs0 です。",
+    "API 密钥是 Vq7mT2xLk9Wr4Nz8Hc3Pb6Yd1，帮我配置一下",
+    "운영 API 키는 Lm8Qz3Tk7Wv2Rn9Hx4Pc6Yb1 입니다",
   ],
   falsePositives: [
     "Bisect: commit gây lỗi đọc secret là `cde8867a65ca5b5d44c58683987ad4cb60f7bd8a`, commit trước đó vẫn chạy.",
@@ -595,6 +614,7 @@ export const genericKeyProse: Rule = {
     "the secret key is 32 characters long and base64 encoded",
     "the token is tokenizer_config_v2_final_build and the secret key is abcdefghijklmnop1234",
     "La clé est stockée dans Vault et le jeton est renouvelé chaque heure.",
+    "APIキーは環境変数から読み込みます。トークンは1時間で失効します。",
     "the private key is in ~/.ssh/id_ed25519_deploy and the primary key is order_id",
   ],
 };
