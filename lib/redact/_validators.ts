@@ -205,10 +205,11 @@ function isPlaceholderWord(value: string): boolean {
 
 /**
  * `value` without one pair of the marks that set a stand-in apart:
- * `[FILTERED]` (Rails' logs), `__SET_ME__`, `(hidden)`.
+ * `[FILTERED]` (Rails' logs), `__SET_ME__`, `(hidden)`, `*SENSITIVE*DATA*DELETED*`
+ * (what Windows Setup leaves of an answer file's passwords).
  */
 function unwrapped(value: string): string {
-  return value.replace(/^\[(.*)\]$|^__(.*)__$|^\((.*)\)$/, "$1$2$3");
+  return value.replace(/^\[(.*)\]$|^__(.*)__$|^\((.*)\)$|^\*(.*)\*$/, "$1$2$3$4");
 }
 
 /** Words whose presence sends a value to the full placeholder checks below. */
@@ -261,7 +262,7 @@ const PLACEHOLDER_WORDS =
   "null none nil undefined true false changeme change_me change-me password passwd secret token " +
   "example sample dummy test redacted hidden masked placeholder todo tbd filtered omitted removed " +
   "set_me setme set-me fill_me fillme fill-me replace_me replaceme replace-me pass not-set notset " +
-  "not_set unset";
+  "not_set unset sensitive*data*deleted";
 
 /**
  * Whether `value` may stand for a secret kept elsewhere (see

@@ -90,3 +90,42 @@ export const savedCookie: Rule = {
     "env:\n- name: SESSION_COOKIE_NAME\n  value: shop_session_2024_v1\n- name: DOMAIN\n  value: shop.vn",
   ],
 };
+
+/**
+ * A session id handed out under the name `sid`: Synology DSM's login answers
+ * `"sid": "…"` and takes it back as `_sid=…` in every URL after. Twilio's
+ * resource SIDs (two capitals, 32 hex digits) and Windows' SIDs (`S-1-5-…`)
+ * are ids, not sessions.
+ */
+export const sessionId: Rule = {
+  id: "session_id",
+  metricLabel: "session_cookie",
+  description: 'Session id under the name sid ("sid": "…" in a login\'s answer, _sid=… in a URL)',
+  placeholder: "<SESSION>",
+  keywords: ["sid"],
+  startsAtKeyword: true,
+  pattern: () =>
+    /sid(?<=(?<![\w-])_?sid)\\{0,3}"?[ \t]{0,4}[:=][ \t]{0,4}\\{0,3}"?(?<secret>[A-Za-z0-9_-]{32,512})(?![\w-])/dg,
+  secretGroup: "secret",
+  priority: 420,
+  validators: [
+    notPlaceholder,
+    function notTwilioSid(c) {
+      return /^[A-Z]{2}[0-9a-f]{32}$/.test(c.secret) ? "a Twilio resource SID" : undefined;
+    },
+    (c) =>
+      /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret) && /\d/.test(c.secret)
+        ? undefined
+        : "not both cases and digits",
+    minEntropy(4),
+  ],
+  allowlist: [],
+  truePositives: [
+    '{"data": {"did": "c884d7a485e4c0cb", "sid": "Kq7mZ2xLp5Rt7Kw9Pn4Yb6Hc1Jd3Fs0GaUe4Io7Qw3-Er5Ty9Ui1Op3As5Df7"}, "success": true}',
+    "curl 'https://nas.lan:5001/webapi/entry.cgi?api=SYNO.FileStation.List&_sid=Vq8mZ2xLp5Rt7Kw9Pn4Yb6Hc1Jd3Fs0GaUe4Io'",
+  ],
+  falsePositives: [
+    '{"status": "delivered", "sid": "SMb7e2d9f4a1c8e6b3d0f5a2c7e9b4d1f8", "num_segments": "1"}',
+    "Get-ADUser an.le | Select sid\nsid : S-1-5-21-3623811015-3361044348-30300820-1013",
+  ],
+};

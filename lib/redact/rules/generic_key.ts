@@ -330,6 +330,12 @@ export const genericKey: Rule = {
     notCall,
     notCodePath,
     notPlainUuid,
+    function notIkeCookies(c) {
+      // A FortiGate log's `cookies="<initiator SPI>/<responder SPI>"`: an IKE SA's ids.
+      return /^cookies?$/i.test(headAndName(c)) && /^[0-9a-f]{16}\/[0-9a-f]{16}$/.test(c.secret)
+        ? "an IKE SA's SPIs"
+        : undefined;
+    },
     function notKeyFingerprint(c) {
       // `GPG_KEY=5BE3A09D…` (python's images): the release key's fingerprint, public.
       return /^(?:[0-9A-F]{40}|[0-9a-f]{40}|[0-9A-F]{16})$/.test(c.secret) &&
@@ -417,6 +423,7 @@ export const genericKey: Rule = {
   ],
   falsePositives: [
     "2024-06-12T21:44:09Z INFO allocator session=gsess-0c7e41a2-5b9d-4f3e-8a61-d2c4b7e9f013 port=7777",
+    'logdesc="IPsec connection status changed" action="tunnel-up" cookies="5c1e9a7b3d2f4e60/0a8b6c4d2e1f3a57" user="N/A"',
     '{"kind":"user","key":"16c80c1bbf864508eebb47c87d340e51ebc31571","anonymous":false}',
     '{"topic":"orders","partition":3,"key":"a7Kq2Wv9Lp4Rt8Mn3Bc6Hd1Jf5Gs0Ya","value":{"id":7}}',
     // A cache's key: its files' digest after words.
@@ -542,14 +549,32 @@ const PROSE_KEY_CHECKS: Rule["validators"] = [
 const PROSE_KEY_NAME =
   "(?:(?:(?:api|access|partner|app|private|signing|hmac|master|merchant|hash|encryption|shared|webhook)[ _-]?key" +
   "|secret(?:[ _-]?key)?|client[ _-]?secret|token|cl[ée]|jeton|schl(?:ü|ue)ssel|clave|chave|chiave)(?![A-Za-z])" +
-  // A name written as one CamelCase word: `AccessKeySecret`, `ClientSecret`.
-  "|(?-i:[A-Z][A-Za-z]{0,30}(?:Secret|Key|Token))(?![A-Za-z]))";
+  // A name written as one CamelCase word: `AccessKeySecret`, `ClientSecret`, `Trial-Key`.
+  "|(?-i:[A-Z][A-Za-z]{0,30}-?(?:Secret|Key|Token))(?![A-Za-z]))";
+
+/** The keywords of the rules that read {@linkcode PROSE_KEY_NAME}: one of them stands in every name. */
+const PROSE_KEY_KEYWORDS: readonly string[] = [
+  "key",
+  "token",
+  "secret",
+  "clé",
+  "cle",
+  "jeton",
+  "schlüssel",
+  "schluessel",
+  "clave",
+  "chave",
+  "chiave",
+];
 
 /** The verbs that say "is" before a key given in prose, in the languages of {@linkcode PROSE_KEY_NAME}. */
 const PROSE_KEY_VERB = /(?<![a-z])(?:is|was|là|la|est|ist|lautet|es|é|è)(?![a-z])|[是为為は는은]/;
 
 /** The words for key, token and secret in Japanese, Chinese and Korean, which run on into the verb. */
 const PROSE_KEY_NAME_CJK = "キー|トークン|シークレット|密钥|秘钥|密鑰|令牌|키|토큰|시크릿";
+
+/** {@linkcode PROSE_KEY_NAME_CJK} as a test of a text. */
+const PROSE_KEY_NAME_CJK_TEST = new RegExp(PROSE_KEY_NAME_CJK);
 
 /** `the API key for the sandbox is …`, `token của bot là …`: a key given in prose. */
 export const genericKeyProse: Rule = {
@@ -558,17 +583,7 @@ export const genericKeyProse: Rule = {
     "Key, secret or token given in prose (English, Vietnamese, French, German, Spanish, Portuguese, Italian, Japanese, Chinese, Korean)",
   placeholder: "<SECRET>",
   keywords: [
-    "key",
-    "token",
-    "secret",
-    "clé",
-    "cle",
-    "jeton",
-    "schlüssel",
-    "schluessel",
-    "clave",
-    "chave",
-    "chiave",
+    ...PROSE_KEY_KEYWORDS,
     "キー",
     "トークン",
     "シークレット",
@@ -580,13 +595,13 @@ export const genericKeyProse: Rule = {
     "토큰",
     "시크릿",
   ],
-  precheck: (facts) => PROSE_KEY_VERB.test(facts.lower),
+  precheck: (facts) => PROSE_KEY_VERB.test(facts.lower) || PROSE_KEY_NAME_CJK_TEST.test(facts.text),
   pattern: () =>
     new RegExp(
       `(?:(?<![A-Za-z])${PROSE_KEY_NAME}` +
         "(?:[ \\t]{1,4}[^\\s:=]{1,20}(?![^\\s:=])){0,10}?[ \\t]{1,4}(?:is|was|là|la|est|ist|lautet|es|é|è|是|为|為)(?![A-Za-z])" +
         // `本番のAPIキーは …`, `API 密钥是 …`, `운영 API 키는 …`: the verb glued to the word.
-        `|(?:${PROSE_KEY_NAME_CJK})[\\u3040-\\u30ff\\u4e00-\\u9fff\\uac00-\\ud7af]{0,6}?[ \\t]{0,2}(?:は|是|为|為|는|은))` +
+        `|(?:${PROSE_KEY_NAME_CJK})[\\u3040-\\u30ff\\u4e00-\\u9fff\\uac00-\\ud7af]{0,6}?[ \\t]{0,2}(?:は|是|为|為|는|은|:|：))` +
         "[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“「]?" +
         // Not ended by a sentence's full stop.
         "(?<secret>[A-Za-z0-9_\\-+/=.~]{15,8191}[A-Za-z0-9_\\-+/=~])",
@@ -607,6 +622,8 @@ export const genericKeyProse: Rule = {
     "本番のAPIキーは Rk8mZ3vLq2Wx7Tn4Yb9Hc1Jd6Fs0 です。",
     "API 密钥是 Vq7mT2xLk9Wr4Nz8Hc3Pb6Yd1，帮我配置一下",
     "운영 API 키는 Lm8Qz3Tk7Wv2Rn9Hx4Pc6Yb1 입니다",
+    "・事前共有キー: Tq7Wm2Zx9Lk4Rv8N\n・ユーザー名: tanaka",
+    "Der Trial-Key ist Hq8Vw3Lz7Tk2Rm9Nx4Pc6Yb1Jd5Fs0Ga2Ue, läuft auf mein Konto.",
   ],
   falsePositives: [
     "Bisect: commit gây lỗi đọc secret là `cde8867a65ca5b5d44c58683987ad4cb60f7bd8a`, commit trước đó vẫn chạy.",
@@ -629,7 +646,7 @@ export const genericKeySaid: Rule = {
   description:
     "Key, secret or token after its name and words and a colon, or right after a camelCase or snake_case name",
   placeholder: "<SECRET>",
-  keywords: ["key", "token", "secret"],
+  keywords: PROSE_KEY_KEYWORDS,
   pattern: () =>
     new RegExp(
       // Starts at the colon, then looks back for the name: text dense with

@@ -13,7 +13,7 @@ import { basicAuth } from "./basic_auth.ts";
 import { bearer } from "./bearer.ts";
 import { card } from "./card.ts";
 import { cccd } from "./cccd.ts";
-import { savedCookie, sessionCookie } from "./cookie.ts";
+import { savedCookie, sessionCookie, sessionId } from "./cookie.ts";
 import { email } from "./email.ts";
 import { network } from "./network.ts";
 import { namedPairRow, namedRowSecret, passwordTableCell, secretTableCell } from "./table_cell.ts";
@@ -100,6 +100,7 @@ export const RULES: readonly Rule[] = [
   ...network,
   sessionCookie,
   savedCookie,
+  sessionId,
   urlPassword,
   dsnPassword,
   urlTokenUser,

@@ -868,7 +868,8 @@ export const passwordSlashPair: Rule = {
   keywords: [" / "],
   pattern: () =>
     new RegExp(
-      "/(?<=(?<![A-Za-z])(?i:creds?|credentials|logins?|account|user(?:name)?|use|dùng|tài khoản|tk)" +
+      // The word in other languages too: `Accesso webGUI: admin / …`, `Zugang`, `acceso`, `identifiants`.
+      "/(?<=(?<![A-Za-z])(?i:creds?|credentials|logins?|account|user(?:name)?|use|dùng|tài khoản|tk|accesso|acceso|acesso|accès|zugang|anmeldung|identifiants|credenziali|credenciales)" +
         "(?:[ \\t:]+[^\\s/]{1,30}){0,8}[ \\t:]+[^\\s/]{1,64}[ \\t]/)[ \\t]+[`\"']?(?<secret>[^\\s/\"'`]{7,63}[^\\s/\"'`.,;:!?)])",
       "dg",
     ),
@@ -886,6 +887,7 @@ export const passwordSlashPair: Rule = {
   allowlist: [],
   truePositives: [
     "Tài khoản admin để test trên staging: khoa.dev@gmail.com / msBy9@DWA4Lr (Clerk, MFA đã tắt)",
+    "Accesso webGUI: admin / Vq7mTz2!Lx9R",
     // Each in backticks.
     "Credentials: `qa.bot@bamboo-ship.com` / `iwZ8ayJ0uB0X`. It has the role",
     "09:19 Matteo: replica creds are in vault, use dba_ro / 7!wwEO4iYJe6JLlq for now",
@@ -1523,6 +1525,8 @@ export const passwordToolFlag: Rule = {
         `|(?<=\\s)-U[ \\t]+['"]?[^\\s%'"]{1,100}%(?<secret>[^\\s'"]{1,4096})` +
         `|(?<=\\s)-(?:src|dest|new)?(?:store|key)pass(?:word)?[ \\t]+${SHELL_WORD}` +
         `|\\bConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?${SHELL_WORD}(?=[^\\n]{0,100}-AsPlainText)` +
+        // `-AsPlainText` first: `ConvertTo-SecureString -AsPlainText 'PASSWORD' -Force`.
+        `|\\bConvertTo-SecureString[ \\t]+-AsPlainText[ \\t]+(?:-Force[ \\t]+)?(?:-String[ \\t]+)?${SHELL_WORD}` +
         `|\\becho[ \\t]+['"]?[\\w.-]{1,64}:(?<secret>[^\\s'"|:]{1,4096})['"]?[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?chpasswd` +
         `|(?<=\\bmachine[ \\t]+\\S{1,253}\\s{1,40}(?:login[ \\t]+\\S{1,200}\\s{1,40})?)password[ \\t]+(?<secret>\\S{1,4096})` +
         // A config line that is only `NAME VALUE`, NAME a password's (msmtp's and fetchmail's
@@ -1580,6 +1584,7 @@ export const passwordToolFlag: Rule = {
     "smbclient //nas/share -U backup%Vn4-Kd8-Qz2",
     "keytool -list -keystore app.jks -storepass Hw3-Lp9-Tx6",
     "$s = ConvertTo-SecureString 'Mz7-Rq2-Kv5' -AsPlainText -Force",
+    "Set-ADAccountPassword -Identity 'an.le' -Reset -NewPassword (ConvertTo-SecureString -AsPlainText 'Tq59#Lm2kvW' -Force)",
     "echo 'deploy:Bx6-Wn3-Lq9' | sudo chpasswd",
     "machine git.corp.lan login ci password Jt4-Vm8-Rz1",
     "account default\nhost smtp.mail.lan\nuser ops\npassword Qw7-Lk2-Zx9\n",
@@ -1832,6 +1837,8 @@ export function markupPattern(words: string): RegExp {
       // of its own, `<void property="password"><string>…</string>`, `<property name=…><value>…`.
       `|<(?:void|property)[ \\t](?:[^<>\\n]{0,200}?[ \\t])?(?:property|name)=\\\\{0,3}(?<q>["'])(?<name>${name})\\\\{0,3}\\k<q>[^<>\\n]{0,200}>` +
       `\\s{0,80}<(?:string|value)>(?<secret>[^<>\\n]{1,4096})</(?:string|value)>` +
+      // Windows' answer files: `<AdministratorPassword><Value>…</Value>`, plain or base64.
+      `|<(?<name>${name})>\\s{0,80}<value>(?<secret>[^<>\\n]{1,4096})</value>` +
       // A property list: `<key>NAME</key>` then `<string>VALUE</string>`.
       `|<key>(?<name>${name})</key>\\s{0,40}<string>(?<secret>[^<>\\n]{1,4096})</string>` +
       // `terraform output -json`: `"db_password": {"sensitive": true, "type": "string", "value": "…"}`.
@@ -1885,6 +1892,7 @@ export const passwordMarkup: Rule = {
     // HCL, in a plan's diff.
     '      - set {\n          - name  = "auth.adminPassword" -> null\n          - value = "Vq8-Rt3-Lm9x" -> null\n        }',
     "<key>SmtpPassword</key>\n<string>Kq8-Vx2-Lm7</string>",
+    "<AutoLogon>\n  <Password>\n    <Value>Kiosk77#Vq2mT</Value>\n    <PlainText>true</PlainText>\n  </Password>",
     '<void property="password">\n    <string>velvet@dragon10G</string>\n   </void>',
     '<property name="password">\n  <value>Tq8-Lm3-Vx7</value>\n</property>',
     '{\n  "db_master_password": {\n    "sensitive": true,\n    "type": "string",\n    "value": "Hq8%^x5.f%QbRt"\n  }\n}',
@@ -1902,6 +1910,7 @@ export const passwordMarkup: Rule = {
     '{"Parameter": {"Name": "/prod/db/password", "Type": "SecureString", "Value": "Hq7-Vm2!Lx9"}}',
   ],
   falsePositives: [
+    "<AdministratorPassword>\n  <Value>*SENSITIVE*DATA*DELETED*</Value>\n  <PlainText>true</PlainText>",
     // An SSM SecureString read without decryption: KMS ciphertext.
     '{"Parameter": {"Name": "/orders/prod/db_password", "Type": "SecureString", "Value": "AQICAHhQm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1Jd5Fs0Ga2Ue4Io7Qw3Er5Ty9Ui1Op3As5Df7Gh9Jk1Lz4Xc8Vb2Nm6Qw0Er5Ty9Ui3Op7As1Df5Gh9Jk2Lz5Xc9Vb3Nm7Qw1Er6Ty0Ui4Op8As2Df6Gh0Jk=="}}',
     '<label name="password">Password</label>',
