@@ -176,7 +176,7 @@ export function textSecretNameProblem(name: string): string | undefined {
   const encoded = /^(.+?)[_.-]?(?:b64|B64|base64|Base64|BASE64)$/.exec(name);
   if (encoded !== null) return textSecretNameProblem(encoded[1]!);
   const saysSecret =
-    /api.?key|apikey|secret|secert|sercet|scret|token(?!i[sz])|access.?key|account.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key\d{0,2}$/i;
+    /api.?key|apikey|secret|secert|sercet|scret|token(?!i[sz])|access.?key|account.?key|private.?key|cred|auth(?!or(?!iz))|cookie|session|(?:^|[^a-z])secure$|(?:^|[^a-z])key\d{0,2}$|(?:^|[^a-z])app.?keys$/i;
   // `appKey`, `signingKey`: a camelCase name ending in Key (case matters here).
   const camelKey = /[a-z]Key\d{0,2}$/;
   if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;

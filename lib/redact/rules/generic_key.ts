@@ -318,7 +318,9 @@ export const genericKey: Rule = {
         // Elasticsearch's `id:api_key`, k3s's `K10…::server:password`.
         "(?:base64:)?(?=[A-Za-z0-9_\\-+/=.~]{0,8191}\\d)(?=[A-Za-z0-9_\\-+/=.~]{0,8191}[A-Za-z])" +
         "(?<secret>[A-Za-z0-9_\\-+/=.~]{8,8192}" +
-        "(?:(?:::[\\w-]{1,40})?:[A-Za-z0-9_\\-+/=~]{8,200})?)",
+        "(?:(?:::[\\w-]{1,40})?:[A-Za-z0-9_\\-+/=~]{8,200})?" +
+        // A list of keys, comma-joined (Strapi's `APP_KEYS=…,…`, a rotation's old keys).
+        "(?:,[A-Za-z0-9_\\-+/=.~]{16,8192}){0,8})",
       "dgi",
     ),
   secretGroup: "secret",
@@ -970,6 +972,43 @@ export const commandSetSecret: Rule = {
     "airflow variables set retry_count 3 && airflow variables set api_key_header X-Api-Key",
     "doppler secrets set STRIPE_KEY ${STRIPE_KEY} && aws configure set region ap-southeast-1",
     "git config core.bypass true; set token_ttl 3600",
+  ],
+};
+
+/**
+ * The items of a list of secrets: `secrets: ["…", "…"]` (Remix's and
+ * Express's cookie sessions, Keygrip), `SECRET_KEY_FALLBACKS = ['…']`,
+ * `APP_KEYS = […]`.
+ */
+export const secretList: Rule = {
+  id: "secret_list",
+  description:
+    'Secrets in a list under a name that says so (secrets: ["…", "…"], SECRET_KEY_FALLBACKS = […])',
+  placeholder: "<SECRET>",
+  keywords: ["secrets", "keys", "fallbacks"],
+  pattern: () =>
+    new RegExp(
+      // Starts at each item's quote, then looks back for the list's name: every item is a match.
+      `["'](?<=(?<![\\w-])(?<name>[\\w.-]{0,40}(?:secrets|keys|fallbacks))["']?[ \\t]*(?::|=|=>)[ \\t]*\\[\\s{0,40}` +
+        `(?:["'][^"'\\n]{1,512}["'][ \\t]*,\\s{0,40}){0,7}["'])(?<secret>[^"'\\s]{16,512})(?=["'])`,
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 400,
+  validators: [
+    (c) => secretNameProblem(c.groups["name"] ?? ""),
+    notPlaceholder,
+    hasDigitAndLetter,
+    minEntropy(3.5),
+  ],
+  allowlist: [],
+  truePositives: [
+    'cookie: {\n    name: "__session",\n    secrets: ["Tq7Wm2Zx9Lk4Rv8NcY3pH6bD", "Lz5Kq8Vw2Rt7Mn3Bc9Hx4Pd"],\n  }',
+    "SECRET_KEY_FALLBACKS = ['Vq8-Lm3!Zx7Rt2Kw9Pn4Yb6Hc1']",
+  ],
+  falsePositives: [
+    'const keys = ["id", "name", "created_at"]; cookie: { secrets: [process.env.SESSION_SECRET!] }',
+    '"public_keys": ["Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1Jd5Fs0Ga"]',
   ],
 };
 

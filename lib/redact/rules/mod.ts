@@ -30,6 +30,7 @@ import {
   genericKeySaid,
   genericKeyTable,
   licenceSerial,
+  secretList,
   secretSetInProse,
   sqlAliasSecret,
 } from "./generic_key.ts";
@@ -124,6 +125,7 @@ export const RULES: readonly Rule[] = [
   commandSetSecret,
   defineSecret,
   licenceSerial,
+  secretList,
   genericKeyTable,
   genericKeyDotLeader,
   secretSetInProse,
