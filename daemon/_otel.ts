@@ -33,6 +33,7 @@ import { isHex32 } from "../lib/ids.ts";
 import { parseTraceparent } from "../lib/traceparent.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import type { Outcome } from "../lib/outcomes.ts";
+import { armExitWatchdog } from "./_exit_watchdog.ts";
 import { log } from "./_log.ts";
 import type { Telemetry } from "./_telemetry.ts";
 
@@ -90,6 +91,13 @@ export interface OtelTelemetryOptions {
    * @default {2000}
    */
   shutdownBudgetMs?: number;
+  /**
+   * How long the exit may take once the collector answered: Deno's final
+   * flush can block past it, and a watchdog then ends the process.
+   *
+   * @default {3000}
+   */
+  exitBudgetMs?: number;
 }
 
 /**
@@ -334,12 +342,15 @@ async function collectorAnswers(endpoint: string, budgetMs: number): Promise<boo
  * 2.9; its export timeout does not apply there). So shutdown probes the
  * collector within `shutdownBudgetMs`; when it does not answer, what is held
  * cannot be delivered, and the process ends itself with SIGKILL (the store is
- * already closed by then) instead of hanging.
+ * already closed by then) instead of hanging. When it does answer, the flush
+ * may still block (a collector that answers the probe and holds the exports,
+ * or Deno's own hang), so a watchdog ends the process after `exitBudgetMs`.
  */
 export function otelTelemetry(options: OtelTelemetryOptions = {}): Telemetry {
   const {
     endpoint = Deno.env.get("OTEL_EXPORTER_OTLP_ENDPOINT"),
     shutdownBudgetMs = 2000,
+    exitBudgetMs = 3000,
   } = options;
   let depth: number | undefined;
   const instruments = createInstruments(() => depth);
@@ -372,7 +383,15 @@ export function otelTelemetry(options: OtelTelemetryOptions = {}): Telemetry {
     },
     async shutdown() {
       if (endpoint === undefined || endpoint === "") return;
-      if (await collectorAnswers(endpoint, shutdownBudgetMs)) return;
+      if (await collectorAnswers(endpoint, shutdownBudgetMs)) {
+        // It answered; the flush in `Deno.exit()` may block all the same (Deno 2.9).
+        armExitWatchdog({
+          budgetMs: exitBudgetMs,
+          line:
+            `cyberos-memory daemon: WARN telemetry: the final flush to ${endpoint} did not finish within ${exitBudgetMs} ms; exiting without it`,
+        });
+        return;
+      }
       log(
         "WARN",
         `telemetry: the collector at ${endpoint} did not answer within ${shutdownBudgetMs} ms; exiting without the final flush`,

@@ -60,6 +60,25 @@ export interface StartTestDaemonOptions {
   wrapper?: string[];
 }
 
+/** How long `stop()` waits after SIGTERM before it kills the daemon and fails. */
+const STOP_DEADLINE_MS = 15_000;
+
+/** Whether `child` exits within `ms`; if not, it is killed with SIGKILL (and reaped). */
+export async function exitsWithin(child: Deno.ChildProcess, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), ms));
+  const first = await Promise.race([child.status.then(() => "exited" as const), late]);
+  clearTimeout(timer);
+  if (first === "exited") return true;
+  try {
+    child.kill("SIGKILL");
+  } catch {
+    // Exited just now.
+  }
+  await child.status;
+  return false;
+}
+
 /** Starts a daemon in a temporary folder and waits until it listens. */
 export async function startTestDaemon(options: StartTestDaemonOptions = {}): Promise<TestDaemon> {
   const dir = options.dir ?? await Deno.makeTempDir({ prefix: "cyberos-test-" });
@@ -136,8 +155,13 @@ export async function startTestDaemon(options: StartTestDaemonOptions = {}): Pro
       } catch {
         // Exited already.
       }
-      await child.status;
+      const exited = await exitsWithin(child, STOP_DEADLINE_MS);
       if (!stopOptions.keep && !options.dir) await Deno.remove(dir, { recursive: true });
+      if (!exited) {
+        throw new Error(
+          `the daemon did not exit within ${STOP_DEADLINE_MS} ms of SIGTERM (killed): ${stderrText}`,
+        );
+      }
     },
     async restart() {
       try {

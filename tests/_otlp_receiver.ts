@@ -4,7 +4,8 @@
  * content type and bytes, and decodes `http/json` bodies into flat spans,
  * metric points and log records (the daemon's export, and Claude Code's own
  * events for the latency bench). Started with `{ hang: true }` it accepts connections, reads
- * what is sent and never answers: the collector that hangs.
+ * what is sent and never answers: the collector that hangs; with `{ holdExports: true }` it
+ * answers the daemon's shutdown probe and holds the exports.
  *
  * @module
  */
@@ -235,6 +236,13 @@ export interface OtlpReceiverOptions {
    * @default {false}
    */
   hang?: boolean;
+  /**
+   * Answer the daemon's shutdown probe (a `GET`) and hold every export (a
+   * `POST`) unanswered until `stop()`: a collector whose answers come too late.
+   *
+   * @default {false}
+   */
+  holdExports?: boolean;
 }
 
 /** Starts a receiver on 127.0.0.1 and a free port. */
@@ -278,11 +286,19 @@ export function startOtlpReceiver(options: OtlpReceiverOptions = {}): OtlpReceiv
       await serving;
     };
   } else {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => release = resolve);
     const server = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen: () => {} },
       async (request) => {
         accepted++;
-        const body = new Uint8Array(await request.arrayBuffer());
+        if (options.holdExports && request.method === "POST") await released;
+        let body: Uint8Array;
+        try {
+          body = new Uint8Array(await request.arrayBuffer());
+        } catch {
+          return new Response(null, { status: 400 }); // The sender went away mid-request.
+        }
         const contentType = request.headers.get("content-type") ?? "";
         let json: unknown = undefined;
         if (contentType.includes("json") && body.length > 0) {
@@ -306,7 +322,10 @@ export function startOtlpReceiver(options: OtlpReceiverOptions = {}): OtlpReceiv
       },
     );
     port = server.addr.port;
-    stop = () => server.shutdown();
+    stop = () => {
+      release();
+      return server.shutdown();
+    };
   }
   const exports = (path: string) => requests.filter((r) => r.method === "POST" && r.path === path);
   const receiver: OtlpReceiver = {

@@ -8,7 +8,14 @@
 
 import assert from "node:assert/strict";
 import { HOOK_SPAN_NAME, METRIC_NAMES, sessionSpanId } from "../daemon/_otel.ts";
-import { fixture, runHook, startTestDaemon, type TestDaemon, waitForRows } from "./_daemon.ts";
+import {
+  exitsWithin,
+  fixture,
+  runHook,
+  startTestDaemon,
+  type TestDaemon,
+  waitForRows,
+} from "./_daemon.ts";
 import { type OtlpReceiver, startOtlpReceiver } from "./_otlp_receiver.ts";
 
 const SERVICE = "cyberos-memory-capture-test";
@@ -239,5 +246,30 @@ Deno.test("otelTelemetry(): no endpoint, or a collector that never answers, leav
     await plain.stop();
     await hanging.stop();
     await hung.stop();
+  }
+});
+
+Deno.test("otelTelemetry(): a collector that answers the shutdown probe and holds the exports; SIGTERM still exits in bounded time, the store intact", async () => {
+  const holding = startOtlpReceiver({ holdExports: true });
+  const daemon = await startTestDaemon({ env: otelEnv(holding), otlpHost: holding.host });
+  try {
+    await runHook(daemon, "posttooluse", await fixture("post_tool_use_bash"));
+    assert.equal((await waitForRows(daemon.db, 1)).length, 1);
+    await until(
+      "the exporter to reach the collector",
+      () => holding.connections() > 0 || undefined,
+    );
+    const started = performance.now();
+    daemon.process.kill("SIGTERM");
+    assert.ok(await exitsWithin(daemon.process, 8000), "no exit within 8 s of SIGTERM");
+    const status = await daemon.process.status;
+    const exitMs = performance.now() - started;
+    console.log(`SIGTERM to exit with a collector holding the exports: ${exitMs.toFixed(0)} ms`);
+    assert.match(daemon.stderr(), /final flush to \S+ did not finish within 3000 ms/);
+    assert.equal(status.success, false); // Ended by the watchdog's SIGKILL.
+    assert.equal((await waitForRows(daemon.db, 1)).length, 1, "store intact");
+  } finally {
+    await daemon.stop();
+    await holding.stop();
   }
 });
