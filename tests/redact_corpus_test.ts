@@ -87,6 +87,15 @@ const HELD_OUT = [
   "heldout_sessions36_sealed.jsonl",
   "heldout_sessions37_sealed.jsonl",
   "heldout_sessions38_sealed.jsonl",
+  "heldout_sessions39_sealed.jsonl",
+  "heldout_sessions40_sealed.jsonl",
+  "heldout_sessions41_sealed.jsonl",
+  "heldout_sessions42_sealed.jsonl",
+  "heldout_sessions43_sealed.jsonl",
+  "heldout_sessions44_sealed.jsonl",
+  "heldout_sessions45_sealed.jsonl",
+  "heldout_sessions46_sealed.jsonl",
+  "heldout_sessions47_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -127,13 +136,23 @@ const HELD_OUT = [
   "heldout_sessions36_probe.jsonl",
   "heldout_sessions37_probe.jsonl",
   "heldout_sessions38_probe.jsonl",
+  "heldout_sessions39_probe.jsonl",
+  "heldout_sessions40_probe.jsonl",
+  "heldout_sessions41_probe.jsonl",
+  "heldout_sessions42_probe.jsonl",
+  "heldout_sessions43_probe.jsonl",
+  "heldout_sessions44_probe.jsonl",
+  "heldout_sessions45_probe.jsonl",
+  "heldout_sessions46_probe.jsonl",
+  "heldout_sessions47_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
   Deno.test(`the held-out corpus ${name} is scored and reported (never tuned on)`, async () => {
     const score = scoreRedactText(await loadCorpus(new URL(name, CORPUS)));
     console.log(formatScore(name, score));
-    assert.ok(score.secrets > 50 && score.firmNegatives > 15, formatScore(name, score));
+    // Session 17's halves are 55 cases each: 45 to 73 secrets, 9 to 16 firm negatives.
+    assert.ok(score.secrets >= 45 && score.firmNegatives >= 9, formatScore(name, score));
   });
 }
 
