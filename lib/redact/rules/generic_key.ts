@@ -334,7 +334,7 @@ export const genericKey: Rule = {
     notPlainUuid,
     function notIkeCookies(c) {
       // A FortiGate log's `cookies="<initiator SPI>/<responder SPI>"`: an IKE SA's ids.
-      return /^cookies?$/i.test(headAndName(c)) && /^[0-9a-f]{16}\/[0-9a-f]{16}$/.test(c.secret)
+      return /^[0-9a-f]{16}\/[0-9a-f]{16}$/.test(c.secret) && /^cookies?$/i.test(headAndName(c))
         ? "an IKE SA's SPIs"
         : undefined;
     },

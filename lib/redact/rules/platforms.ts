@@ -332,6 +332,21 @@ export const schemaRegistryUserInfo: Rule = {
 };
 
 /** The platform family. */
+/** Whether a `$` in `text` follows twelve lowercase hex digits (a UUID's last part). */
+function hexBeforeDollar(text: string): boolean {
+  for (let at = text.indexOf("$"); at !== -1; at = text.indexOf("$", at + 1)) {
+    if (at < 12) continue;
+    let hex = 0;
+    while (hex < 12) {
+      const code = text.charCodeAt(at - 1 - hex);
+      if (!((code >= 48 && code <= 57) || (code >= 97 && code <= 102))) break;
+      hex++;
+    }
+    if (hex === 12) return true;
+  }
+  return false;
+}
+
 /**
  * SAP BTP's XSUAA client secrets, `<binding uuid>$<base64>`: the part after
  * the dollar is the secret (the uuid names the binding).
@@ -342,6 +357,8 @@ export const sapXsuaaSecret: Rule = token({
   placeholder: "<SAP_SECRET>",
   keywords: ["$"],
   startsAtKeyword: true,
+  // Code is full of `$`: the pattern is made only for a text with a hex digit's run before one.
+  precheck: (facts) => hexBeforeDollar(facts.text),
   pattern: () =>
     /\$(?<=\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\$)(?<secret>[A-Za-z0-9_+/-]{24,200}={0,2})(?![\w+/=-])/dg,
   secretGroup: "secret",
