@@ -198,3 +198,27 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "scanText() on text dense with one rule's matches validates a secret it accepted once, not again; each new secret, and each rejected one, is validated",
+  permissions: "none",
+  fn() {
+    let calls = 0;
+    const counted: Rule = {
+      ...rule(/key=(?<secret>\w+)/dg, { secretGroup: "secret" }),
+      validators: [(c) => {
+        calls++;
+        return c.secret.startsWith("no") ? "rejected" : undefined;
+      }],
+    };
+    const repeats = DENSE_MATCHES * 4;
+    const text = "key=abc1 key=no2 ".repeat(repeats) + "key=xyz3";
+    const { findings } = scanText(text, [counted], {});
+    assert.equal(findings.length, repeats + 1, "every accepted secret is a finding");
+    // Below DENSE_MATCHES every candidate is validated; past it each accepted secret once more
+    // at most, every rejected one each time.
+    assert.ok(calls <= DENSE_MATCHES + repeats - DENSE_MATCHES / 2 + 2, `${calls} calls`);
+    assert.ok(calls >= repeats, `${calls} calls: the rejected ones are validated each time`);
+  },
+});
