@@ -13,9 +13,14 @@ export function setDebug(on: boolean): void {
   debugOn = on;
 }
 
+/** One log line at `INFO`, `WARN` or `ERROR`, as {@linkcode log} writes it. */
+export function logLine(level: "INFO" | "WARN" | "ERROR", message: string): string {
+  return `cyberos-memory daemon: ${level} ${message}`;
+}
+
 /** Logs one line at `INFO`, `WARN` or `ERROR`. */
 export function log(level: "INFO" | "WARN" | "ERROR", message: string): void {
-  console.error(`cyberos-memory daemon: ${level} ${message}`);
+  console.error(logLine(level, message));
 }
 
 /** Logs one debug line under a namespace, when debugging is on. */

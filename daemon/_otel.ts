@@ -34,7 +34,7 @@ import { parseTraceparent } from "../lib/traceparent.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
 import type { Outcome } from "../lib/outcomes.ts";
 import { armExitWatchdog } from "./_exit_watchdog.ts";
-import { log } from "./_log.ts";
+import { log, logLine } from "./_log.ts";
 import type { Telemetry } from "./_telemetry.ts";
 
 /** The instrumentation scope name of every span and metric. */
@@ -387,8 +387,10 @@ export function otelTelemetry(options: OtelTelemetryOptions = {}): Telemetry {
         // It answered; the flush in `Deno.exit()` may block all the same (Deno 2.9).
         armExitWatchdog({
           budgetMs: exitBudgetMs,
-          line:
-            `cyberos-memory daemon: WARN telemetry: the final flush to ${endpoint} did not finish within ${exitBudgetMs} ms; exiting without it`,
+          line: logLine(
+            "WARN",
+            `telemetry: the final flush to ${endpoint} did not finish within ${exitBudgetMs} ms; exiting without it`,
+          ),
         });
         return;
       }

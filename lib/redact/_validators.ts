@@ -618,6 +618,12 @@ export function minEntropy(bits: number): Check {
 export const hasDigitAndLetter: Check = (c) =>
   /\d/.test(c.secret) && /[A-Za-z]/.test(c.secret) ? undefined : "needs a digit and a letter";
 
+/** Rejects secrets without a lowercase letter, a capital and a digit each (random keys have all three). */
+export const hasBothCasesAndDigit: Check = (c) =>
+  /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret) && /\d/.test(c.secret)
+    ? undefined
+    : "not lowercase, uppercase and digits";
+
 /** Rejects secrets whose longest alphanumeric run is shorter than `min` (kebab-case names). */
 export function longestRun(min: number): Check {
   return named(`longestRun(${min})`, (c) => {

@@ -301,6 +301,8 @@ const PUBLIC_LAST = new Set([
 export function textPasswordNameProblem(name: string): string | undefined {
   const saysPassword =
     /pas{1,2}(?:w(?:or|ro|r|o)?d|ow?rd)|pas+word|pswd|passphrase|pwd|(?:^|[^a-z])p(?:ass|w)(?:[^a-z]|$)|[a-z]P(?:ass|w)(?:[^a-z]|$)|passwort|kennwort|contrase|senha|wachtwoord|mot_?de_?passe|mdp/;
+  // `<from 1Password: item>`: the password manager, not a password's name.
+  if (/^1password$/i.test(name)) return "1Password, a password manager";
   // `adminPasswordKey: admin-password` names a key inside a Kubernetes Secret.
   if (
     /[Pp]as+(?:word)?(?:Key|Ref|Name|SecretName|SecretKey)$|[Pp]as+(?:word)?_(?:key|ref|secret_name)$/

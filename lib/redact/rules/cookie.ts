@@ -11,7 +11,12 @@
  */
 
 import type { Rule } from "../_engine.ts";
-import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
+import {
+  hasBothCasesAndDigit,
+  hasDigitAndLetter,
+  minEntropy,
+  notPlaceholder,
+} from "../_validators.ts";
 
 /** The first session cookie of a `Cookie:` or `Set-Cookie:` header. */
 export const sessionCookie: Rule = {
@@ -113,10 +118,7 @@ export const sessionId: Rule = {
     function notTwilioSid(c) {
       return /^[A-Z]{2}[0-9a-f]{32}$/.test(c.secret) ? "a Twilio resource SID" : undefined;
     },
-    (c) =>
-      /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret) && /\d/.test(c.secret)
-        ? undefined
-        : "not both cases and digits",
+    hasBothCasesAndDigit,
     minEntropy(4),
   ],
   allowlist: [],

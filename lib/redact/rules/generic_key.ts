@@ -20,6 +20,7 @@ import {
   notConfigWord,
 } from "./password.ts";
 import {
+  hasBothCasesAndDigit,
   hasDigitAndLetter,
   headAndName,
   isAsciiLetter,
@@ -569,14 +570,35 @@ const PROSE_KEY_KEYWORDS: readonly string[] = [
   "chiave",
 ];
 
-/** The verbs that say "is" before a key given in prose, in the languages of {@linkcode PROSE_KEY_NAME}. */
-const PROSE_KEY_VERB = /(?<![a-z])(?:is|was|là|la|est|ist|lautet|es|é|è)(?![a-z])|[是为為は는은]/;
+/** The verbs that say "is" after a key's name and a blank, in the languages of {@linkcode PROSE_KEY_NAME}. */
+const PROSE_KEY_VERBS = "is|was|là|la|est|ist|lautet|es|é|è";
+
+/** What says "is" glued to a word in Japanese, Chinese and Korean (`キーは`, `密钥是`, `키는`). */
+const PROSE_KEY_VERBS_CJK = "は|是|为|為|는|은";
 
 /** The words for key, token and secret in Japanese, Chinese and Korean, which run on into the verb. */
-const PROSE_KEY_NAME_CJK = "キー|トークン|シークレット|密钥|秘钥|密鑰|令牌|키|토큰|시크릿";
+const PROSE_KEY_WORDS_CJK: readonly string[] = [
+  "キー",
+  "トークン",
+  "シークレット",
+  "密钥",
+  "秘钥",
+  "密鑰",
+  "令牌",
+  "키",
+  "토큰",
+  "시크릿",
+];
 
-/** {@linkcode PROSE_KEY_NAME_CJK} as a test of a text. */
-const PROSE_KEY_NAME_CJK_TEST = new RegExp(PROSE_KEY_NAME_CJK);
+/** {@linkcode PROSE_KEY_VERBS} and {@linkcode PROSE_KEY_VERBS_CJK} as a test, made at first use. */
+let proseKeyVerb: RegExp | undefined;
+
+/** Whether `facts` may hold a key given in prose: a verb, or a word of the three that need none. */
+function mayGiveKeyInProse(facts: { lower: string; text: string }): boolean {
+  proseKeyVerb ??= new RegExp(`(?<![a-z])(?:${PROSE_KEY_VERBS})(?![a-z])|${PROSE_KEY_VERBS_CJK}`);
+  return proseKeyVerb.test(facts.lower) ||
+    PROSE_KEY_WORDS_CJK.some((word) => facts.text.includes(word));
+}
 
 /** `the API key for the sandbox is …`, `token của bot là …`: a key given in prose. */
 export const genericKeyProse: Rule = {
@@ -584,26 +606,16 @@ export const genericKeyProse: Rule = {
   description:
     "Key, secret or token given in prose (English, Vietnamese, French, German, Spanish, Portuguese, Italian, Japanese, Chinese, Korean)",
   placeholder: "<SECRET>",
-  keywords: [
-    ...PROSE_KEY_KEYWORDS,
-    "キー",
-    "トークン",
-    "シークレット",
-    "密钥",
-    "秘钥",
-    "密鑰",
-    "令牌",
-    "키",
-    "토큰",
-    "시크릿",
-  ],
-  precheck: (facts) => PROSE_KEY_VERB.test(facts.lower) || PROSE_KEY_NAME_CJK_TEST.test(facts.text),
+  keywords: [...PROSE_KEY_KEYWORDS, ...PROSE_KEY_WORDS_CJK],
+  precheck: mayGiveKeyInProse,
   pattern: () =>
     new RegExp(
       `(?:(?<![A-Za-z])${PROSE_KEY_NAME}` +
-        "(?:[ \\t]{1,4}[^\\s:=]{1,20}(?![^\\s:=])){0,10}?[ \\t]{1,4}(?:is|was|là|la|est|ist|lautet|es|é|è|是|为|為)(?![A-Za-z])" +
+        `(?:[ \\t]{1,4}[^\\s:=]{1,20}(?![^\\s:=])){0,10}?[ \\t]{1,4}(?:${PROSE_KEY_VERBS}|是|为|為)(?![A-Za-z])` +
         // `本番のAPIキーは …`, `API 密钥是 …`, `운영 API 키는 …`: the verb glued to the word.
-        `|(?:${PROSE_KEY_NAME_CJK})[\\u3040-\\u30ff\\u4e00-\\u9fff\\uac00-\\ud7af]{0,6}?[ \\t]{0,2}(?:は|是|为|為|는|은|:|：))` +
+        `|(?:${
+          PROSE_KEY_WORDS_CJK.join("|")
+        })[\\u3040-\\u30ff\\u4e00-\\u9fff\\uac00-\\ud7af]{0,6}?[ \\t]{0,2}(?:${PROSE_KEY_VERBS_CJK}|:|：))` +
         "[ \\t]{0,4}:?[ \\t]{0,4}[\"'`“「]?" +
         // Not ended by a sentence's full stop.
         "(?<secret>[A-Za-z0-9_\\-+/=.~]{15,8191}[A-Za-z0-9_\\-+/=~])",
@@ -798,9 +810,11 @@ export const commandKeyArgument: Rule = {
   priority: 420,
   validators: [
     notPlaceholder,
-    // Apple's app-specific passwords, as the keychain prints them: four groups of four letters.
-    (c) => /^[a-z]{4}(?:-[a-z]{4}){3}$/.test(c.secret) ? undefined : hasDigitAndLetter(c),
-    (c) => /^[a-z]{4}(?:-[a-z]{4}){3}$/.test(c.secret) ? undefined : minEntropy(3.2)(c),
+    function keyOrAppPassword(c) {
+      // Apple's app-specific passwords, as the keychain prints them: four groups of four letters.
+      if (/^[a-z]{4}(?:-[a-z]{4}){3}$/.test(c.secret)) return undefined;
+      return hasDigitAndLetter(c) ?? minEntropy(3.2)(c);
+    },
   ],
   allowlist: [],
   truePositives: [
@@ -869,9 +883,7 @@ export const clientKeyArgument: Rule = {
       if (/^[a-f0-9]{32,64}$/.test(c.secret) && /\d/.test(c.secret) && /[a-f]/.test(c.secret)) {
         return undefined;
       }
-      return /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret) && /\d/.test(c.secret)
-        ? undefined
-        : "not lowercase, uppercase and digits, nor a hex key";
+      return hasBothCasesAndDigit(c);
     },
     function notAlgoliaSearchKey(c) {
       // A search-only key is public by design: what the browser's client (`algoliasearch/lite`,
@@ -1025,13 +1037,12 @@ export const licenceSerial: Rule = {
   placeholder: "<LICENCE_KEY>",
   keywords: ["serial", "licen", "product", "activation", "cd_key", "cdkey"],
   pattern: () =>
-    /(?:serial|licen[cs]e|product[ _.-]?key|activation[ _.-]?(?:key|code)|cd[ _-]?key)[\w.-]{0,20}["']?[ \t]*(?:[:=]|=>)[ \t]*["']?(?<secret>[A-Z0-9]{2,6}(?:-[A-Z0-9]{4,6}){3,7})(?![\w-])/dgi,
+    /(?i:serial|licen[cs]e|product[ _.-]?key|activation[ _.-]?(?:key|code)|cd[ _-]?key)[\w.-]{0,20}["']?[ \t]*(?:[:=]|=>)[ \t]*["']?(?<secret>[A-Z0-9]{2,6}(?:-[A-Z0-9]{4,6}){3,7})(?![\w-])/dg,
   secretGroup: "secret",
   priority: 420,
   validators: [
     notPlaceholder,
     hasDigitAndLetter,
-    (c) => /[a-z]/.test(c.secret) ? "lowercase letters" : undefined,
     minEntropy(3),
   ],
   allowlist: [],

@@ -36,8 +36,6 @@ function nameSaysPassword(c: Candidate): string | undefined {
   const name = headAndName(c);
   // `random_password.redis: Creation complete …`: a Terraform resource's address in a log.
   if (/^random_password\./.test(name)) return "a Terraform resource's address";
-  // `<from 1Password: item>`: the password manager, not a password's name.
-  if (/^1password$/i.test(name)) return "1Password, a password manager";
   return passwordNameProblem(name);
 }
 
