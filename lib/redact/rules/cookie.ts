@@ -5,7 +5,9 @@
  * beyond `sess`, `sid`, `token`, `auth`, `jwt` or `remember`; consent and
  * preference cookies stay. Cookies saved as objects (Playwright's and
  * Puppeteer's JSON, fastlane's `spaceauth` YAML) are read by their next key,
- * `domain`: every cookie saved so is a login's.
+ * `domain`: every cookie saved so is a login's. The Erlang distribution
+ * cookie is no browser's, but whoever holds it joins the cluster (RabbitMQ,
+ * CouchDB, Elixir releases).
  *
  * @module
  */
@@ -129,5 +131,54 @@ export const sessionId: Rule = {
   falsePositives: [
     '{"status": "delivered", "sid": "SMb7e2d9f4a1c8e6b3d0f5a2c7e9b4d1f8", "num_segments": "1"}',
     "Get-ADUser an.le | Select sid\nsid : S-1-5-21-3623811015-3361044348-30300820-1013",
+  ],
+};
+
+/**
+ * Erlang's distribution cookie: `RABBITMQ_ERLANG_COOKIE=…`, `-setcookie …`,
+ * `erlang_cookie: …`, the `.erlang.cookie` file's content (echoed into it,
+ * or said in a comment). Often 20 capitals, with no digit the generic rules
+ * ask for.
+ */
+export const erlangCookie: Rule = {
+  id: "erlang_cookie",
+  description:
+    "Erlang distribution cookie (RABBITMQ_ERLANG_COOKIE, -setcookie, erlang_cookie, the .erlang.cookie file)",
+  placeholder: "<SECRET>",
+  keywords: ["cookie"],
+  pattern: () =>
+    new RegExp(
+      "(?:erlang[._-]?cookie|setcookie|(?<![\\w-])cookie(?=[ \\t]*[=:]))(?![A-Za-z])" +
+        // `.erlang.cookie on every node = …`: a few words before the operator.
+        "(?:[^\\n=:\"'`]{0,40}?[ \\t]*[=:][ \\t]*|[ \\t]+)[\"'`]?" +
+        "(?<secret>[A-Za-z0-9][A-Za-z0-9_+/=.-]{15,255})(?![\\w+/=.-])" +
+        "|\\becho[ \\t]+(?:-n[ \\t]+)?[\"']?(?<secret>[A-Za-z0-9][A-Za-z0-9_+/=.-]{15,255})[\"']?[ \\t]*(?:>{1,2}|\\|[ \\t]*(?:sudo[ \\t]+)?tee)[ \\t]*\\S{0,200}\\.erlang\\.cookie",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 400,
+  validators: [
+    notPlaceholder,
+    function erlangCookieShape(c) {
+      if (c.groups["secret"] === undefined) return "no value";
+      // `-setcookie` and a bare `cookie =` need the words of Erlang nearby.
+      const before = c.text.slice(Math.max(0, c.matchStart - 400), c.matchStart).toLowerCase();
+      const said = /erlang|setcookie/.test(c.match.toLowerCase()) ||
+        /erlang|rabbit|couchdb|elixir|\bvm\.args|\bnode\b|-name\b|-sname\b/.test(before);
+      if (!said) return "no Erlang nearby";
+      return /^[A-Z]{16,}$/.test(c.secret) ? undefined : minEntropy(3)(c);
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "# /var/lib/rabbitmq/.erlang.cookie on every node = HSZFCRUXYUMMEGNVIIDR\n",
+    "RABBITMQ_ERLANG_COOKIE=QWTKZPLMXNVBRCYDHFGJ",
+    "echo -n 'Zq7Wm3Lx9Tk2Rv8Np4Hd' | sudo tee /var/lib/rabbitmq/.erlang.cookie",
+    "## vm.args\n-name couch@db1.lan\n-setcookie 9f2c7a1e5b3d8f604a2e1c7b",
+  ],
+  falsePositives: [
+    "chmod 400 /var/lib/rabbitmq/.erlang.cookie && chown rabbitmq /var/lib/rabbitmq/.erlang.cookie",
+    "RABBITMQ_ERLANG_COOKIE=${ERLANG_COOKIE}",
+    "cookie = SESSION_COOKIE_NAME_FOR_CHECKOUT",
   ],
 };

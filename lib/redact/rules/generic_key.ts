@@ -668,9 +668,9 @@ export const genericKeySaid: Rule = {
       // A value of 24 characters must follow first (`token: …` right after
       // the name is the assignment rules').
       // The value may stand on the next line: `access_token I got yesterday:⏎PD1t…`.
-      ":(?=[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,8})?[\"'`“]?[A-Za-z0-9_\\-+/=.~]{24})" +
-        `(?<=(?<![A-Za-z])(?i:${PROSE_KEY_NAME}|key(?![A-Za-z]))(?:[ \\t]{1,4}[^\\s=",{}]{1,20}){1,6}:)` +
-        "[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,8})?[\"'`“]?(?<secret>[A-Za-z0-9_\\-+/=.~]{23,8191}[A-Za-z0-9_\\-+/=~])" +
+      ":(?=[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,8})?[\"'`“]?[A-Za-z0-9_\\-+/=.~]{20})" +
+        `(?<=(?<![A-Za-z])(?i:${PROSE_KEY_NAME}|key(?![A-Za-z]))(?:[ \\t]{1,4}[^\\s=",{}]{1,20}){1,8}:)` +
+        "[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,8})?[\"'`“]?(?<secret>[A-Za-z0-9_\\-+/=.~]{19,8191}[A-Za-z0-9_\\-+/=~])" +
         // A name in one or two words, a blank, a value with a digit or two capitals
         // near its start: a path or a word after a name is the next word.
         "|(?:[Aa]ccess|[Ss]ecret|[Aa]pi|API|ACCESS|SECRET|[Aa]uth|[Cc]lient)(?:[ _]?[Kk]ey|[ _]?[Tt]oken|[ _]?[Ss]ecret|_KEY|_TOKEN|_SECRET)" +
@@ -984,6 +984,37 @@ export const commandSetSecret: Rule = {
     "airflow variables set retry_count 3 && airflow variables set api_key_header X-Api-Key",
     "doppler secrets set STRIPE_KEY ${STRIPE_KEY} && aws configure set region ap-southeast-1",
     "git config core.bypass true; set token_ttl 3600",
+  ],
+};
+
+/**
+ * A key that says secret, its value alone on the next line and indented
+ * deeper: YAML's plain scalar may start there, and Salt's outputter prints
+ * every value so (`django_secret_key:⏎            p0#*…`). One word, not
+ * ending in `:` (a nested mapping's key); prose holds blanks.
+ */
+export const secretNextLine: Rule = {
+  id: "secret_next_line",
+  description:
+    "Secret or password alone on the line under its key, indented deeper (YAML plain scalar, Salt's outputter)",
+  placeholder: "<SECRET>",
+  keywords: NAME_WORDS,
+  precheck: (facts) => facts.text.includes(":\n "),
+  pattern: () =>
+    /(?:^|\n)(?<indent>[ \t]{0,40})(?<name>[A-Za-z_][\w.-]{0,80}):[ \t]*\n\k<indent>[ \t]{1,40}(?<secret>[^\s#:\-|>&*!'"{[][^\s]{4,4094}[^\s:])[ \t]*(?=\r?\n|$)/dg,
+  secretGroup: "secret",
+  priority: 395,
+  validators: NAMED_VALUE_CHECKS,
+  allowlist: PUBLISHABLE_KEYS,
+  truePositives: [
+    "        django_secret_key:\n            p0#*szne%ht8ij=p-p-rvgu=uoboo@ku3ksq83oee=d3wkkna)\n        redis:\n",
+    "api:\n  client_secret:\n    Wq8zR2mVt5Lx9Kp3Hd7cJf4G\n",
+  ],
+  falsePositives: [
+    "app:\n    secrets:\n        - db_password\n",
+    "session:\n    timeout_minutes: 30\n",
+    "secret_key:\n    ${DJANGO_SECRET_KEY}\n",
+    "tokens:\n    access_token_lifetime\n",
   ],
 };
 

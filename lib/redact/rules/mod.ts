@@ -13,7 +13,7 @@ import { basicAuth } from "./basic_auth.ts";
 import { bearer } from "./bearer.ts";
 import { card } from "./card.ts";
 import { cccd } from "./cccd.ts";
-import { savedCookie, sessionCookie, sessionId } from "./cookie.ts";
+import { erlangCookie, savedCookie, sessionCookie, sessionId } from "./cookie.ts";
 import { email } from "./email.ts";
 import { network } from "./network.ts";
 import { namedPairRow, namedRowSecret, passwordTableCell, secretTableCell } from "./table_cell.ts";
@@ -31,6 +31,7 @@ import {
   genericKeyTable,
   licenceSerial,
   secretList,
+  secretNextLine,
   secretSetInProse,
   sqlAliasSecret,
 } from "./generic_key.ts";
@@ -101,6 +102,7 @@ export const RULES: readonly Rule[] = [
   ...network,
   sessionCookie,
   savedCookie,
+  erlangCookie,
   sessionId,
   urlPassword,
   dsnPassword,
@@ -126,6 +128,7 @@ export const RULES: readonly Rule[] = [
   defineSecret,
   licenceSerial,
   secretList,
+  secretNextLine,
   genericKeyTable,
   genericKeyDotLeader,
   secretSetInProse,

@@ -42,7 +42,7 @@ function nameSaysPassword(c: Candidate): string | undefined {
 const passwordNameProblem = remembered(textPasswordNameProblem);
 
 /** Words one of which every password name these rules read holds (`pasw`, `pswd`: misspelt). */
-const PASSWORD_NAME_WORDS: readonly string[] = ["pass", "pw", "pasw", "pswd", "pasword"];
+const PASSWORD_NAME_WORDS: readonly string[] = ["pass", "pw", "pasw", "pswd", "pasword", "authtok"];
 
 /** {@linkcode PASSWORD_NAME_WORDS} as a pattern's alternatives. */
 const PASSWORD_NAME_WORD = PASSWORD_NAME_WORDS.join("|");
@@ -140,7 +140,7 @@ function nameMaySayPassword(text: string, lower: string, start: number, end: num
   if (
     name.includes("pw") || name.includes("passw") || name.includes("passphrase") ||
     name.includes("pasw") || name.includes("pswd") || name.includes("pasword") ||
-    name.includes("passo")
+    name.includes("passo") || name.includes("authtok")
   ) return true;
   for (let at = name.indexOf("pass"); at >= 0; at = name.indexOf("pass", at + 1)) {
     const p = start + at;
@@ -1280,7 +1280,7 @@ function mayRunPasswordCommand(lower: string): boolean {
     lower.includes("lftp") || lower.includes("http-basic") || lower.includes("pulumi") ||
     lower.includes("ldappasswd") || lower.includes("ipmitool") || lower.includes("doveadm") ||
     lower.includes("keystore") || lower.includes("steamcmd") || lower.includes("hdbuserstore") ||
-    lower.includes("sapcontrol") ||
+    lower.includes("sapcontrol") || lower.includes("connect to") ||
     (/\bhttps? /.test(lower) && (lower.includes(" -a ") || lower.includes("--auth")));
 }
 
@@ -1333,6 +1333,7 @@ export const passwordCommand: Rule = {
     "sapcontrol",
     "lftp",
     "http-basic",
+    "connect to",
   ],
   precheck: (facts) => mayRunPasswordCommand(facts.lower),
   pattern: () =>
@@ -1355,6 +1356,8 @@ export const passwordCommand: Rule = {
           `|\\bipmitool\\b[^\\n|;&]{0,200}?[ \\t]user[ \\t]+set[ \\t]+password[ \\t]+\\d{1,3}[ \\t]+${SHELL_WORD}` +
           // SAP: `hdbuserstore SET KEY HOST USER PASSWORD`, `sapcontrol … -user USER PASSWORD`.
           `|\\bhdbuserstore[ \\t]+(?:-[A-Za-z][ \\t]+){0,3}(?:SET|set)[ \\t]+\\S{1,100}[ \\t]+\\S{1,300}[ \\t]+[^\\s-]\\S{0,100}[ \\t]+${SHELL_WORD}` +
+          // DB2's `CONNECT TO DB USER NAME USING PASSWORD`, in SQL and in the command line.
+          `|\\b(?:CONNECT|connect)[ \\t]+(?:TO|to)[ \\t]+\\S{1,100}[ \\t]+(?:USER|user)[ \\t]+\\S{1,100}[ \\t]+(?:USING|using)[ \\t]+${SHELL_WORD}` +
           `|\\bsapcontrol\\b[^\\n|;&]{0,200}?[ \\t]-user[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
           // steamcmd's `+login USER PASSWORD`.
           `|\\bsteamcmd\\b[^\\n|;&]{0,300}?\\+login[ \\t]+[^\\s+]\\S{0,100}[ \\t]+(?<steam>${SHELL_WORD})` +
@@ -1434,6 +1437,8 @@ export const passwordCommand: Rule = {
     "lftp -u edi_upload,'Wq3!Lm8Vz2' sftp://sftp.supplier.lan -e 'mput *.xml; bye'",
     "composer config --global http-basic.repo.packagist.com token Ht6-Vw2-Lq9",
     "poetry config http-basic.private ci Gm8#Rt2Lw5",
+    "  CONNECT TO DB2P USER BATCHU1 USING '6IH6I8B5';",
+    "db2 connect to SAMPLE user db2inst1 using Rv8kTq2w",
   ],
   falsePositives: [
     // No -b: htpasswd asks for the password.
@@ -1445,6 +1450,7 @@ export const passwordCommand: Rule = {
     "steamcmd +login anonymous +app_update 740 +quit",
     "net user backup /delete && openssl passwd -6 -stdin < pw.txt && sqlplus / as sysdba",
     "card ending 6467, exp 12/2028",
+    "db2 connect to SAMPLE user db2inst1 using $DB2_PASSWORD",
     'lftp -u deploy sftp://files.lan && lftp -u deploy,"$SFTP_PASSWORD" sftp://files.lan',
   ],
 };
@@ -1925,6 +1931,73 @@ export const passwordMarkup: Rule = {
   ],
 };
 
+/**
+ * Netlify's `Basic-Auth` header rule (`_headers`, `netlify.toml`): one or more
+ * `user:password` pairs, each password in clear.
+ */
+export const basicAuthHeaderPairs: Rule = {
+  id: "basic_auth_header_pairs",
+  description:
+    "Passwords of Netlify's Basic-Auth header rule (user:password pairs in _headers or netlify.toml)",
+  placeholder: "<PASSWORD>",
+  keywords: ["basic-auth"],
+  pattern: () =>
+    new RegExp(
+      // Starts at a pair's colon and looks back for the rule and the pairs before it.
+      ":(?<=(?<![\\w-])Basic-Auth[\"']?[ \\t]{0,8}[:=][ \\t]{0,8}[\"']?(?:[^\\s:\"']{1,100}:[^\\s\"']{1,200}[ \\t]{1,8}){0,20}[^\\s:\"']{1,100}:)" +
+        "(?<secret>[^\\s\"']{1,200})",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [
+    notPlaceholder,
+    (c) => c.secret.length < 4 ? `length ${c.secret.length} < 4` : undefined,
+  ],
+  allowlist: [],
+  truePositives: [
+    "/*\n  X-Frame-Options: DENY\n  Basic-Auth: preview:G0Vhxi!rJYBH client-review:sV1EMIKJ3l9#\n",
+    '[[headers]]\n  for = "/*"\n  [headers.values]\n    Basic-Auth = "team:Wq8-Lt3-Rv7"',
+  ],
+  falsePositives: [
+    "Basic-Auth: preview:${PREVIEW_PASSWORD}",
+    "Netlify's Basic-Auth: header takes user:password pairs",
+  ],
+};
+
+/**
+ * ESP-IDF's NVS partition CSV (`key,type,encoding,value`): a row whose key
+ * says password (`wifi_pass`) or names a Wi-Fi pre-shared key (`psk`) holds
+ * it in clear.
+ */
+export const nvsCsvPassword: Rule = {
+  id: "nvs_csv_password",
+  description: "Password or Wi-Fi PSK in an ESP-IDF NVS partition CSV row (psk,data,string,VALUE)",
+  placeholder: "<PASSWORD>",
+  keywords: [",data,string,"],
+  pattern: () =>
+    // A row may follow an escaped line break (`\\n`) in a command's JSON.
+    /(?:(?<=\\n)|(?<![\w.\\-]))(?<name>[\w.-]{1,40}),data,string,(?<secret>[^,\s\\"']{1,4000})/dg,
+  secretGroup: "secret",
+  priority: 450,
+  validators: [
+    function nameSaysPasswordOrPsk(c) {
+      const name = c.groups["name"] ?? "";
+      return /(?:^|[_.-])psk$/i.test(name) ? undefined : passwordNameProblem(name);
+    },
+    notPlaceholder,
+  ],
+  allowlist: [],
+  truePositives: [
+    "key,type,encoding,value\nwifi,namespace,,\nssid,data,string,Warehouse-IoT\npsk,data,string,98qh7ZqvsUn2Rq_IS\n",
+    "wifi_pass,data,string,Lotus-8812-harbor",
+  ],
+  falsePositives: [
+    "ssid,data,string,Warehouse-IoT\nmqtt_uri,data,string,mqtts://mq.lan:8883",
+    "psk,data,string,CHANGE_ME",
+  ],
+};
+
 /** The password family. */
 export const password: Rule[] = [
   passwordAssignment,
@@ -1946,4 +2019,6 @@ export const password: Rule[] = [
   terraformRandomPassword,
   nagiosResourceMacro,
   pentestCredential,
+  basicAuthHeaderPairs,
+  nvsCsvPassword,
 ];
