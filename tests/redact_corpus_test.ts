@@ -96,6 +96,14 @@ const HELD_OUT = [
   "heldout_sessions45_sealed.jsonl",
   "heldout_sessions46_sealed.jsonl",
   "heldout_sessions47_sealed.jsonl",
+  "heldout_sessions48_sealed.jsonl",
+  "heldout_sessions49_sealed.jsonl",
+  "heldout_sessions50_sealed.jsonl",
+  "heldout_sessions51_sealed.jsonl",
+  "heldout_sessions52_sealed.jsonl",
+  "heldout_sessions53_sealed.jsonl",
+  "heldout_sessions54_sealed.jsonl",
+  "heldout_sessions55_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -145,6 +153,14 @@ const HELD_OUT = [
   "heldout_sessions45_probe.jsonl",
   "heldout_sessions46_probe.jsonl",
   "heldout_sessions47_probe.jsonl",
+  "heldout_sessions48_probe.jsonl",
+  "heldout_sessions49_probe.jsonl",
+  "heldout_sessions50_probe.jsonl",
+  "heldout_sessions51_probe.jsonl",
+  "heldout_sessions52_probe.jsonl",
+  "heldout_sessions53_probe.jsonl",
+  "heldout_sessions54_probe.jsonl",
+  "heldout_sessions55_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
