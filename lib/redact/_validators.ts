@@ -297,6 +297,8 @@ function referenceProblem(value: string): string | undefined {
   if (value.startsWith("ENC[")) return "SOPS ciphertext";
   // `db_password=@/dev/stdin` (vault kv put), `@./secret.txt` (curl): a file's contents.
   if (/^@[./~]/.test(value)) return "a file reference";
+  // Azure App Service's `@Microsoft.KeyVault(SecretUri=…)`: a Key Vault reference.
+  if (/^@Microsoft\.KeyVault\(/i.test(value)) return "a secret store's reference";
   // Octopus' and Azure Pipelines' `__DbPassword__`: replaced at deploy time.
   if (/^__[A-Za-z][\w.-]*__$/.test(value)) return "a token a deploy replaces";
   // `process.env.DB_PASSWORD!`, `os.environ["…"]`: read from the environment.
@@ -316,7 +318,8 @@ function referenceProblem(value: string): string | undefined {
 /**
  * Where a secret is kept, not the secret: 1Password's `op://vault/item/field`,
  * Vault, Doppler and Infisical URIs, AWS Secrets Manager and SSM ARNs, Google
- * Secret Manager's resource names.
+ * Secret Manager's resource names (Azure's `@Microsoft.KeyVault(…)` is read
+ * apart, where the other `@` references are).
  */
 const SECRET_STORE_REFERENCE =
   /^(?:(?:ref\+[a-z0-9]+|op|vault|doppler|infisical|akv|keyvault|sm|ssm|gsm|secret|secrets):\/\/|arn:aws:(?:secretsmanager|ssm):|projects\/[\w-]+\/secrets\/)/i;
@@ -357,6 +360,8 @@ function placeholderProblemOf(value: string): string | undefined {
   if (isInterleavedCount(value) && !isAscendingRuns(value)) {
     return "letters and digits counted in turn";
   }
+  // THC Hydra's `^USER^` and `^PASS^`: where each guess goes.
+  if (/^\^[A-Z]{3,8}\^$/.test(value)) return "a tool's placeholder";
   if (plainlyNotPlaceholder(value)) return undefined;
   // `$(` and `%(` start a substitution only before a name (`$(cat f)`, `%(name)s`): Django's
   // generated keys hold `$(=8…` too.

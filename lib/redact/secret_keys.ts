@@ -300,7 +300,7 @@ const PUBLIC_LAST = new Set([
  */
 export function textPasswordNameProblem(name: string): string | undefined {
   const saysPassword =
-    /pas{1,2}(?:w(?:or|ro|r|o)?d|ow?rd)|pas+word|pswd|passphrase|pwd|(?:^|[^a-z])p(?:ass|w)(?:[^a-z]|$)|[a-z]P(?:ass|w)(?:[^a-z]|$)|passwort|kennwort|contrase|senha|wachtwoord|mot_?de_?passe|mdp|authtok/;
+    /pas{1,2}(?:w(?:or|ro|r|o)?d|ow?rd)|pas+word|pswd|passphrase|pwd|(?:^|[^a-z])p(?:ass|w)(?:[^a-z]|$)|[a-z]P(?:ass|w)(?:[^a-z]|$)|passwort|kennwort|contrase|senha|wachtwoord|mot_?de_?passe|mdp|authtok|bind_?pw|bindpass/;
   // `<from 1Password: item>`: the password manager, not a password's name.
   if (/^1password$/i.test(name)) return "1Password, a password manager";
   // `adminPasswordKey: admin-password` names a key inside a Kubernetes Secret.

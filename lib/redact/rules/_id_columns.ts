@@ -50,7 +50,8 @@ export interface IdColumnKind {
   cached: IdColumns;
 }
 
-function idColumnKind(
+/** A kind of id column named by `name` (see {@linkcode IdColumnKind} for the options). */
+export function idColumnKind(
   name: RegExp,
   options: { containers?: boolean; wholeName?: RegExp } = {},
 ): IdColumnKind {

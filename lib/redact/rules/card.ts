@@ -2,13 +2,21 @@
  * Payment card numbers: 13–19 digits, bare or in 4-4-4-4(-3) / 4-6-5
  * groups, with a known issuer prefix and length (Maestro and Napas, the
  * Vietnamese domestic scheme, included), passing Luhn. The test cards that payment
- * providers publish stay, however they are grouped.
+ * providers publish stay, however they are grouped. A card's security code
+ * (CVV, CVC) goes too, where a name says so or a card number stands near.
  *
  * @module
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { followsDigitGroups, inWordList, luhnValid } from "../_validators.ts";
+import {
+  followsDigitGroups,
+  inWordList,
+  isAsciiLetter,
+  luhnValid,
+  notPlaceholder,
+} from "../_validators.ts";
+import { perText } from "../_memo.ts";
 import { PUBLISHED_TEST_CARDS } from "./_published_test_cards.ts";
 
 function issuerProblem(digits: string): string | undefined {
@@ -98,5 +106,65 @@ export const card: Rule = {
     "4539 1488 0343 6468",
     // The groups of an IBAN whose check digits fail.
     'assertFalse(Iban.isValid("DE37 5710 7128 0601 7273 24"))',
+  ],
+};
+
+/** Whether a text holds a card number's digits (grouped or not); asked once per text. */
+const holdsCardNumber = perText((text) =>
+  /\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{1,4}|\d{4}[ -]?\d{6}[ -]?\d{5}/.test(text)
+);
+
+/** The names of a card's security code, in any case (`cvv`, `CVC2`, `securityCode`, `card_code`). */
+const SECURITY_CODE_NAME =
+  "(?:cvv2?|cvc2?|csc|cid|security[ _-]?code|card[ _-]?(?:code|verification(?:[ _-]?(?:value|code))?|security[ _-]?code))";
+
+/**
+ * A card's security code: under a key that names it (`"cvc": "123"`,
+ * `<pay:cvv>230</pay:cvv>`, `securityCode=509`), or said in prose (`CVV
+ * 078`, `cvc: 878`) in a text that holds a card number.
+ */
+export const cardSecurityCode: Rule = {
+  id: "card_security_code",
+  description:
+    "Card security code (CVV, CVC, CSC) under a key that names it, or said next to its name in a text with a card number",
+  placeholder: "<CVV>",
+  keywords: ["cvv", "cvc", "csc", "cid", "security", "card"],
+  precheck: (facts) =>
+    /cvv|cvc|csc|cid|security.?code|card.?(?:code|verif|security)/.test(facts.lower),
+  pattern: () =>
+    new RegExp(
+      // Starts at the name (a leading lookbehind made V8 try every offset); `notInAWord` looks back.
+      `(?<name>${SECURITY_CODE_NAME})(?![A-Za-z])` +
+        // A key: quotes, `:`, `=`, `>` of markup; or prose: a blank, `is`, `:`.
+        "(?:(?<key>\\\\{0,3}[\"']?[ \\t]{0,4}(?:[:=]|=>)|>)|(?<said>[ \\t]{1,4}(?:is[ \\t]+|:[ \\t]*)?))" +
+        "[ \\t]{0,4}(?:\\\\{0,3}[\"'])?(?<secret>\\d{3,4})(?!\\d|[.,/-]\\d|[ \\t]*(?:digits|chiffres|dígitos|ziffern))",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 300,
+  validators: [
+    notPlaceholder,
+    function notInAWord(c) {
+      return isAsciiLetter(c.text.charCodeAt(c.matchStart - 1)) ? "inside a word" : undefined;
+    },
+    function besideACard(c) {
+      // Said in prose: the text holds a card number.
+      return c.groups["key"] !== undefined || holdsCardNumber(c.text)
+        ? undefined
+        : "no card number in the text";
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "My card is 5514 5438 4627 9971, expiry 09/27, CVV 078. Please put the payment through.",
+    '"card":{"number":"5429039858999121","expirationMonth":"03","securityCode":"509"}',
+    "<pay:pan>5245952290983341</pay:pan>\n<pay:expiry>09/27</pay:expiry>\n<pay:cvv>230</pay:cvv>",
+    "- card 5223 9088 4929 7514, exp 09/27, cvc 878",
+  ],
+  falsePositives: [
+    "The CVV is 3 digits on the back (4 on Amex).",
+    "cvc_length: 3, cvv_required: true",
+    "CVC 737 for every Adyen test card",
+    '<input name="cvc" maxlength="4" placeholder="CVC">',
   ],
 };

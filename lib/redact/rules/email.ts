@@ -113,6 +113,10 @@ function kept(c: Candidate): string | undefined {
   if (local === "git") return "git SSH remote";
   // `th***@gmail.com`, `le*****89@…`: already masked.
   if (c.text[c.start - 1] === "*") return "masked address";
+  // `<sip:2004@pbx.clinic.com>`: a phone extension at a PBX, no person's mailbox.
+  if (/^\d{2,6}$/.test(local) && /sips?:$/i.test(c.text.slice(Math.max(0, c.start - 5), c.start))) {
+    return "a SIP extension";
+  }
   if (c.text[c.start - 1] === "/") return "URL userinfo";
   if (c.text[c.start - 1] === ":" && afterUrlScheme(c.text, c.start)) return "URL userinfo";
   if (
@@ -166,6 +170,7 @@ export const email: Rule = {
   falsePositives: [
     "Email từ notifications@github.com bị rơi vào spam",
     "gcloud run deploy api --service-account=deployer@acme-prod.iam.gserviceaccount.com",
+    'From: "2004" <sip:2004@pbx.lakeshore-dental.com>;tag=5450697539',
     // Masked already.
     "| le*********89@yahoo.com.vn | th***@gmail.com |",
     // A git SSH remote.

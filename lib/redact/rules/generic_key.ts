@@ -141,6 +141,9 @@ function notCodePath(c: Candidate): string | undefined {
   ) {
     return "an object's path";
   }
+  // `voipfone-trunk-auth/30241877` (an Asterisk auth object and its user): `-` and `/` are never
+  // both in a base64 alphabet, and lowercase words name things.
+  if (/^[a-z]+(?:-[a-z0-9]+)+\/[\w.@-]+$/.test(c.secret)) return "a name and its part";
   // `tokenizer_config_v2_final`, `checkout-v2-rollout`: lowercase words and short version
   // parts, a name in code or a feature flag's key.
   if (

@@ -11,11 +11,12 @@ import { aws } from "./aws.ts";
 import { azure } from "./azure.ts";
 import { basicAuth } from "./basic_auth.ts";
 import { bearer } from "./bearer.ts";
-import { card } from "./card.ts";
+import { card, cardSecurityCode } from "./card.ts";
 import { cccd } from "./cccd.ts";
 import { erlangCookie, savedCookie, sessionCookie, sessionId } from "./cookie.ts";
 import { email } from "./email.ts";
 import { network } from "./network.ts";
+import { brazilCpf, canadaSin } from "./national_id.ts";
 import { namedPairRow, namedRowSecret, passwordTableCell, secretTableCell } from "./table_cell.ts";
 import {
   clientKeyArgument,
@@ -36,6 +37,7 @@ import {
   sqlAliasSecret,
 } from "./generic_key.ts";
 import { github } from "./github.ts";
+import { recoveryCode } from "./recovery_code.ts";
 import { gitlab } from "./gitlab.ts";
 import { google } from "./google.ts";
 import { ai } from "./ai.ts";
@@ -115,10 +117,13 @@ export const RULES: readonly Rule[] = [
   genericKey,
   travisSecure,
   card,
+  cardSecurityCode,
   iban,
   cccd,
   ssn,
   ssnValue,
+  brazilCpf,
+  canadaSin,
   email,
   ...phone,
   genericKeyMarkup,
@@ -129,6 +134,7 @@ export const RULES: readonly Rule[] = [
   licenceSerial,
   secretList,
   secretNextLine,
+  recoveryCode,
   genericKeyTable,
   genericKeyDotLeader,
   secretSetInProse,

@@ -41,7 +41,7 @@ function fortiContext(c: Candidate): string | undefined {
 export const networkDeviceSecret: Rule = {
   id: "network_device_secret",
   description:
-    "Network device secret in clear or type 7 (Cisco IOS/ASA username/enable password, key-string, pre-shared-key, isakmp/tacacs/radius key; FortiGate set psksecret/password; WLC set-key; Junos plain-text-password-value, authentication-key; PAN-OS radius secret; OpenWrt option key; HAProxy insecure-password)",
+    "Network device secret in clear or type 7 (Cisco IOS/ASA username/enable password, key-string, pre-shared-key, isakmp/tacacs/radius key; FortiGate set psksecret/password; WLC set-key; Junos plain-text-password-value, authentication-key; PAN-OS radius secret; OpenWrt option key; HAProxy insecure-password; keepalived auth_pass)",
   placeholder: "<PASSWORD>",
   keywords: [
     "password",
@@ -66,6 +66,7 @@ export const networkDeviceSecret: Rule = {
     "passwd",
     "set-key",
     "stats auth",
+    "auth_pass",
   ],
   pattern: () =>
     new RegExp(
@@ -78,7 +79,7 @@ export const networkDeviceSecret: Rule = {
           `|\\b(?:username[ \\t]+[\\w.@-]{1,64}(?:[ \\t]+privilege[ \\t]+\\d{1,2})?|enable)[ \\t]+secret[ \\t]+0[ \\t]+${WORD}` +
           // An AAA server block's key: `tacacs server ISE` … ` key 0 …`, on a line of its own (the
           // line break first: a look back at every `key` cost text dense with them 30×).
-          `|\\n[ \\t]{1,8}key(?<=(?:tacacs|radius)[ \\t]+server[ \\t]+\\S{1,64}[^!]{0,300}\\n[ \\t]{1,8}key)(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])${WORD}` +
+          `|\\n[ \\t]{1,8}key(?<=(?:(?:tacacs|radius)[ \\t]+server|authentication-server[ \\t]+(?:radius|tacacs))[ \\t]+\\S{1,64}[^!]{0,300}\\n[ \\t]{1,8}key)(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])${WORD}` +
           // wpa_supplicant: `psk="…"` (also the `#psk=` comment wpa_passphrase writes) or its 64 hex digits.
           `|(?<![\\w-])#?psk=(?:"(?<secret>[^"\\n]{8,63})"|(?<secret>[0-9a-f]{64})(?![0-9a-f]))` +
           // Squid's parent proxy: `cache_peer … login=user:password`.
@@ -108,6 +109,8 @@ export const networkDeviceSecret: Rule = {
           // RouterOS: `wpa2-pre-shared-key=…`, `/ip ipsec peer … secret=…` is the generic rule's.
           `|\\b(?:wpa2?-)?pre-shared-key=${QUOTED_OR_WORD}` +
           // HAProxy: `user ops insecure-password …`, `stats auth admin:…`.
+          // keepalived's VRRP: `authentication { auth_type PASS auth_pass … }`.
+          `|\\bauth_pass[ \\t]+${WORD}` +
           `|\\binsecure-password[ \\t]+${WORD}|\\bstats[ \\t]+auth[ \\t]+[^\\s:]{1,64}:${WORD}`,
       ),
       "dg",
@@ -136,6 +139,9 @@ export const networkDeviceSecret: Rule = {
     "set vpn ipsec site-to-site peer 203.0.113.5 authentication pre-shared-secret 'Vq8Rt3Lm9xKw7'",
     "username admin privilege 15 secret 0 Vq8Rt3Lm9xK",
     "tacacs server ISE\n address ipv4 10.0.0.9\n key 0 Vq8Rt3Lm9xK",
+    // Aruba's controller.
+    'aaa authentication-server radius "NPS01"\n   host "10.8.1.21"\n   key Aruba_y19DBp23fqRSa2\n!',
+    "vrrp_instance VI_1 {\n    authentication {\n        auth_type PASS\n        auth_pass BRfnrRIi\n    }\n}",
     'network={\n\tssid="Office"\n\t#psk="Vq8Rt3Lm9xK"\n\tpsk=6f2a1c9e0b7d4a3f8e5c2b1a9d7f6e4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e\n}',
     "cache_peer parent.example.com parent 3128 0 no-query login=squiduser:Vq8Rt3Lm9xK",
     "local-user admin password cipher %^%#Vq8Rt3Lm9xKw7Zq2Tn4yBc6Hd1%^%#",

@@ -71,6 +71,10 @@ function valueLooksSet(c: Candidate): string | undefined {
     return placeholderProblem(c.secret);
   }
   if (c.text[c.end] === "(" || c.text[c.end] === "[") return "code expression";
+  // hashcat's status: `Passwords.: 14344385`, a wordlist's count.
+  if (/^\d+$/.test(c.secret) && /passwords\W*$/i.test(c.groups["name"] ?? "")) {
+    return "a count of passwords";
+  }
   // A lookup table or file reference: Postfix's `hash:/etc/postfix/sasl_passwd`, `file:/run/…`.
   if (/^[a-z]{2,10}:\//.test(c.secret)) return "a table or file reference";
   // Google's app password, its blanks left out: 16 lowercase letters.
@@ -140,7 +144,7 @@ function nameMaySayPassword(text: string, lower: string, start: number, end: num
   if (
     name.includes("pw") || name.includes("passw") || name.includes("passphrase") ||
     name.includes("pasw") || name.includes("pswd") || name.includes("pasword") ||
-    name.includes("passo") || name.includes("authtok")
+    name.includes("passo") || name.includes("authtok") || name.includes("bindpass")
   ) return true;
   for (let at = name.indexOf("pass"); at >= 0; at = name.indexOf("pass", at + 1)) {
     const p = start + at;
@@ -1224,9 +1228,18 @@ const showsCracked = perText((text) => /\b(?:hashcat|john)\b[^\n]{0,200}--show\b
 export const pentestCredential: Rule = {
   id: "pentest_credential",
   description:
-    "Password in a pentest tool's target or output (Impacket domain/user:pass@host, CrackMapExec [+] DOMAIN\\user:pass, hashcat --show)",
+    "Password in a pentest tool's target or output (Impacket domain/user:pass@host, CrackMapExec [+] DOMAIN\\user:pass, hashcat --show, secretsdump's LSA secrets, Nmap's brute scripts)",
   placeholder: "<PASSWORD>",
-  keywords: ["impacket", ".py", "[+]", "[-]", "--show"],
+  keywords: [
+    "impacket",
+    ".py",
+    "[+]",
+    "[-]",
+    "--show",
+    "defaultpassword",
+    "_sc_",
+    "valid credentials",
+  ],
   pattern: () =>
     new RegExp(
       // Impacket: the target, quoted or not, after the tool's name.
@@ -1238,7 +1251,12 @@ export const pentestCredential: Rule = {
         "|\\[[+-]\\](?<=(?:^|\\n)(?:SMB|WINRM|LDAP|MSSQL|SSH|RDP|FTP|WMI|VNC|NFS)[ \\t]+\\S{1,64}[ \\t]+\\d{1,5}[ \\t]+\\S{1,64}[ \\t]+\\[[+-]\\])" +
         "[ \\t]+[^\\s\\\\]{1,100}\\\\[^\\s:\\\\]{1,100}:(?<secret>[^\\s]{1,200})" +
         // A cracked hash: a `$…` hash or 32 hex digits, then the plain text to the line's end.
-        "|(?:^|\\n)(?:\\$[^\\s:]{8,8192}|[0-9a-fA-F]{32})(?::[^\\s:]{1,200})?:(?<cracked>(?<secret>[^\\n:]{1,200}))(?=\\r?\\n|$)",
+        // With `--username`, the user first.
+        "|(?:^|\\n)(?:[^\\s:$]{1,100}:(?=[$0-9a-fA-F]))?(?:\\$[^\\s:]{8,8192}|[0-9a-fA-F]{32})(?::[^\\s:]{1,200})?:(?<cracked>(?<secret>[^\\n:]{1,200}))(?=\\r?\\n|$)" +
+        // secretsdump's LSA secrets: a service's or the autologon's `DOMAIN\\user:password`.
+        "|\\[\\*\\][ \\t]+(?:DefaultPassword|_SC_\\S{1,100})[ \\t]*\\r?\\n[^\\s\\\\:]{1,100}\\\\[^\\s:\\\\]{1,100}:(?<secret>[^\\n]{1,200}?)[ \\t]*(?=\\r?\\n|$)" +
+        // Nmap's brute scripts: `|     user:password - Valid credentials`.
+        "|\\|[ \\t]{1,12}[^\\s:|]{1,64}:(?<secret>\\S{1,200})(?=[ \\t]+-[ \\t]+Valid credentials)",
       "dg",
     ),
   secretGroup: "secret",
@@ -1255,6 +1273,9 @@ export const pentestCredential: Rule = {
     "impacket-secretsdump -just-dc-user krbtgt 'corp.local/svc_backup:iGJEf!4Q%m4v#%y@10.0.5.12' -outputfile dc01",
     "psexec.py ./localadmin:'cRyNW6YUndOd'@10.0.7.107 cmd.exe",
     "SMB         10.10.20.14     445    SQL02            [+] corp.hanoiair.vn\\t.lam:Welcome2024! (Pwn3d!)",
+    "$ hashcat -m 1000 --username ntds.txt --show\nnorth.corp.local\\tnguyen:63c4f3fa9641c030680ceb44668236dd:Spring2020*",
+    "[*] DefaultPassword \nNORTH\\svc_kiosk:5p4rr0w@Orbit43\n[*] _SC_MSSQL$SQLEXPRESS \nNORTH\\svc_sql:xxeLj1U4D*HYABDu7aZV\n",
+    "| mysql-brute: \n|   Accounts: \n|     reports:Granite2000. - Valid credentials\n",
     "$ hashcat -m 13100 kerberoast.txt --show\n$krb5tgs$23$*svc_mssql$CORP.LOCAL$corp.local/svc_mssql*$21b6607795f5020f4c7361a56e210366$7806c6d8:Sup3rS3cure!SQL",
   ],
   falsePositives: [
@@ -1281,6 +1302,9 @@ function mayRunPasswordCommand(lower: string): boolean {
     lower.includes("ldappasswd") || lower.includes("ipmitool") || lower.includes("doveadm") ||
     lower.includes("keystore") || lower.includes("steamcmd") || lower.includes("hdbuserstore") ||
     lower.includes("sapcontrol") || lower.includes("connect to") ||
+    ((lower.includes("altuser") || lower.includes("adduser") || /\bal?u\b/.test(lower)) &&
+      (lower.includes("password(") || lower.includes("phrase("))) ||
+    (lower.includes("connect(") && lower.includes("t3")) ||
     (/\bhttps? /.test(lower) && (lower.includes(" -a ") || lower.includes("--auth")));
 }
 
@@ -1334,6 +1358,9 @@ export const passwordCommand: Rule = {
     "lftp",
     "http-basic",
     "connect to",
+    "password(",
+    "phrase(",
+    "connect(",
   ],
   precheck: (facts) => mayRunPasswordCommand(facts.lower),
   pattern: () =>
@@ -1356,6 +1383,10 @@ export const passwordCommand: Rule = {
           `|\\bipmitool\\b[^\\n|;&]{0,200}?[ \\t]user[ \\t]+set[ \\t]+password[ \\t]+\\d{1,3}[ \\t]+${SHELL_WORD}` +
           // SAP: `hdbuserstore SET KEY HOST USER PASSWORD`, `sapcontrol … -user USER PASSWORD`.
           `|\\bhdbuserstore[ \\t]+(?:-[A-Za-z][ \\t]+){0,3}(?:SET|set)[ \\t]+\\S{1,100}[ \\t]+\\S{1,300}[ \\t]+[^\\s-]\\S{0,100}[ \\t]+${SHELL_WORD}` +
+          // RACF: `ALTUSER ID PASSWORD(…)`, `ADDUSER ID … PASSWORD(…)`, a passphrase's `PHRASE('…')`.
+          `|\\b(?:ALTUSER|ADDUSER|ALU|AU)[ \\t][^\\n]{0,200}?\\b(?:PASSWORD\\((?<secret>[^)\\s]{1,100})\\)|PHRASE\\('(?<secret>[^'\\n]{1,100})'\\))` +
+          // WebLogic's WLST: `connect('weblogic', '…', 't3://admin:7001')`.
+          `|\\bconnect\\([ \\t]*(?:'[^'\\n]{1,100}'|"[^"\\n]{1,100}")[ \\t]*,[ \\t]*(?:'(?<secret>[^'\\n]{1,200})'|"(?<secret>[^"\\n]{1,200})")(?=[ \\t]*,[ \\t]*['"]t3s?://)` +
           // DB2's `CONNECT TO DB USER NAME USING PASSWORD`, in SQL and in the command line.
           `|\\b(?:CONNECT|connect)[ \\t]+(?:TO|to)[ \\t]+\\S{1,100}[ \\t]+(?:USER|user)[ \\t]+\\S{1,100}[ \\t]+(?:USING|using)[ \\t]+${SHELL_WORD}` +
           `|\\bsapcontrol\\b[^\\n|;&]{0,200}?[ \\t]-user[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
@@ -1374,7 +1405,9 @@ export const passwordCommand: Rule = {
           // Dovecot's `doveadm auth test USER PASSWORD`.
           `|\\bdoveadm[ \\t]+auth[ \\t]+(?:test|login)[ \\t]+(?:-\\w[ \\t]+\\S{1,100}[ \\t]+){0,3}[^\\s-]\\S{0,200}[ \\t]+${SHELL_WORD}` +
           // Oracle's `user/password@db` logins, in its tools and in JDBC's thin URLs.
-          `|\\b(?:sqlplus|expdp|impdp|sqlldr|dgmgrl|rman[ \\t]+target)[ \\t]+(?:-\\w{1,10}[ \\t]+){0,3}(?:userid=)?[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@|\\s|$)` +
+          `|\\b(?:sqlplus|expdp|impdp|sqlldr|dgmgrl|rman[ \\t]+target)[ \\t]+(?:-\\w{1,10}[ \\t]+){0,3}['"]?(?:userid=)?[\\w$#]{1,30}/` +
+          // A password with `@` in it is quoted: `'sys/"7Dy…@92"@FINPRD as sysdba'`.
+          `(?:\\\\{0,3}"(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"|(?<secret>[^\\s@/'"]{1,4096}))(?=@|\\s|$|['"])` +
           `|jdbc:oracle:thin:[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@)` +
           // `drone secret add --name NAME --data VALUE`: a secret whatever NAME says.
           `|\\bdrone[ \\t]+(?:org[ \\t]+)?secret[ \\t]+(?:add|update)[ \\t][^\\n|;&]{0,200}?--data(?:=|[ \\t]+)${SHELL_WORD}` +
@@ -1433,12 +1466,15 @@ export const passwordCommand: Rule = {
     "openssl passwd -6 'Pf8-Sh2-Lw5'",
     "rabbitmqctl add_user admin Ks5-Dn8-Vq3",
     "sqlplus system/Hr6-Lc2-Wp8@//db.lan:1521/ORCL",
+    `sqlplus -s 'sys/"7DyoTYTW7EU2@92"@FINPRD as sysdba' @check.sql`,
     "docker login --password-stdin -u ci registry.lan <<< 'Sk8-Ht3-Rv6'",
     "lftp -u edi_upload,'Wq3!Lm8Vz2' sftp://sftp.supplier.lan -e 'mput *.xml; bye'",
     "composer config --global http-basic.repo.packagist.com token Ht6-Vw2-Lq9",
     "poetry config http-basic.private ci Gm8#Rt2Lw5",
     "  CONNECT TO DB2P USER BATCHU1 USING '6IH6I8B5';",
     "db2 connect to SAMPLE user db2inst1 using Rv8kTq2w",
+    "  ALTUSER PAYBAT2 PASSWORD(OR5BU67R) NOEXPIRED RESUME",
+    "connect('weblogic', 'Spring2021!Sier', 't3://wls-admin01.corp.local:7001')",
   ],
   falsePositives: [
     // No -b: htpasswd asks for the password.
@@ -1451,6 +1487,8 @@ export const passwordCommand: Rule = {
     "net user backup /delete && openssl passwd -6 -stdin < pw.txt && sqlplus / as sysdba",
     "card ending 6467, exp 12/2028",
     "db2 connect to SAMPLE user db2inst1 using $DB2_PASSWORD",
+    "ALTUSER PAYBAT2 RESUME NOPASSWORD",
+    "connect(username, password, 't3://wls-admin01:7001')",
     'lftp -u deploy sftp://files.lan && lftp -u deploy,"$SFTP_PASSWORD" sftp://files.lan',
   ],
 };
@@ -1472,7 +1510,7 @@ function mayUseToolFlag(lower: string): boolean {
     lower.includes("securestring") || lower.includes("chpasswd") ||
     (lower.includes("machine") && lower.includes("password")) ||
     lower.includes("authinfo:") || lower.includes("requirepass") || lower.includes("masterauth") ||
-    lower.includes("auth-pass") ||
+    lower.includes("auth-pass") || /--pass(?:w(?:or)?d)?\\{0,3}["'][ \t]*,/.test(lower) ||
     lower.includes("psk") || lower.includes(" eap ") || lower.includes("xauth") ||
     lower.includes("community") || lower.includes("]:") ||
     /(?:^|\n|\\n|> ?)(?:[ \t]*[\w.-]{0,30}(?:passw(?:or)?d|bindpw|rootpw)|auth)[ \t]/.test(lower);
@@ -1539,7 +1577,11 @@ export const passwordToolFlag: Rule = {
         // a leading line start made V8 stop at every quote and newline.
         `|(?i:passw(?:or)?d|bindpw|rootpw)(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?<configName>[A-Za-z][\\w.-]{0,30}))[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
         // redis.conf's requirepass and masterauth, and redis's AUTH [user] password.
-        `|(?:requirepass|masterauth)(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:requirepass|masterauth))[ \\t]+${SHELL_WORD}` +
+        // grep's `543:` and the Read tool's `   543→` may number the line.
+        `|(?:requirepass|masterauth)(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:\\d{1,7}[:→-][ \\t]{0,8})?(?:requirepass|masterauth))[ \\t]+${SHELL_WORD}` +
+        // A password flag and its value as two items of a list: Compose's `command: ["redis-server",
+        // "--requirepass", "…"]`, a container's `args`.
+        `|--(?:requirepass|masterauth|password|passwd|pass)\\\\{0,3}["'][ \\t]*,[ \\t]*\\\\{0,3}["'](?<secret>[^"'\\\\\\n$]{1,4096})\\\\{0,3}["']` +
         // Redis Sentinel's `sentinel auth-pass MASTER PASSWORD`.
         `|auth-pass(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}sentinel[ \\t]+auth-pass)[ \\t]+[^\\s"']{1,100}[ \\t]+${SHELL_WORD}` +
         `|AUTH(?<=(?:^|\\n|\\\\n|>[ \\t]?)AUTH)[ \\t]+(?:[^\\s"'\\\\]{1,100}[ \\t]+)?(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
@@ -1596,6 +1638,8 @@ export const passwordToolFlag: Rule = {
     "[OUTPUT]\n    Name        es\n    HTTP_User   fluentbit\n    HTTP_Passwd Kd4=wQ8.Zm_Lx\n",
     'AuthInfo:smtp.mail.lan "U:relay" "P:Hv6-Np3-Kc8" "M:PLAIN"',
     "bind 127.0.0.1\nrequirepass Tq8-Wn2-Lx5\nmasterauth Tq8-Wn2-Lx5\n",
+    "543:masterauth noGXtzUuiVKUM6OjtF2naHZxLNpqR2OMy27\n1044:requirepass noGXtzUuiVKUM6OjtF2naHZxLNpqR2OMy27",
+    '    command: ["redis-server", "--requirepass", "orbit-glacier-cobalt-34", "--appendonly", "yes"]',
     "127.0.0.1:6379> AUTH Gz4-Rm7-Kw1",
     ': PSK "Tn5#Wq8Lr2Xv"',
     "rocommunity Hd7Kq2Wv9Lp 10.0.0.0/8",
@@ -1998,6 +2042,74 @@ export const nvsCsvPassword: Rule = {
   ],
 };
 
+/** Words that name an app password (Google's, Apple's, Microsoft's) in the languages the prose rules read. */
+const APP_PASSWORD_WORDS =
+  /app(?:lication)?[ -]?(?:specific[ -])?passwor[dt]|app[ -]passwort|contrase(?:ñ|n)a de (?:aplicaci(?:ó|o)n|app)|senha (?:de|do) (?:app|aplicativo|aplicação)|mot de passe d'application|password (?:per le |dell')?app|mật khẩu (?:ứng dụng|app)|アプリ ?パスワード|应用专用密码|앱 비밀번호/i;
+
+/** Four-letter words of English prose: random groups seldom hold two of them. */
+const FOUR_LETTER_WORDS =
+  "then that this with have will your from when what been into over more some time just like must " +
+  "pass word mail once next days care they them than also only each make made here there were well " +
+  "back down even give good long look many most much need open same show such take used very want " +
+  "work year code user sent name date last keep send";
+
+/**
+ * An app password (Google's four groups of four lowercase letters, also
+ * joined) after words that name one: `contraseña de aplicación: xosg ltsr
+ * vyxc zhwn`. Mail clients and SMTP relays log in with it in place of the
+ * account's password.
+ */
+export const appPassword: Rule = {
+  id: "app_password",
+  description:
+    "App password (four groups of four letters) after words that name one, in eight languages",
+  placeholder: "<PASSWORD>",
+  keywords: [
+    "app",
+    "aplica",
+    "passwort",
+    "application",
+    "ứng dụng",
+    "アプリ",
+    "应用专用密码",
+    "앱 비밀번호",
+  ],
+  precheck: (facts) => APP_PASSWORD_WORDS.test(facts.lower),
+  pattern: () =>
+    /(?<![A-Za-z])(?<secret>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}|[a-z]{16})(?![A-Za-z])/dg,
+  secretGroup: "secret",
+  priority: 440,
+  validators: [
+    function namedAnAppPassword(c) {
+      // The words stand on the same line or just before it.
+      const before = c.text.slice(
+        Math.max(0, c.start - (c.secret.includes(" ") ? 200 : 60)),
+        c.start,
+      );
+      return APP_PASSWORD_WORDS.test(before) ? undefined : "no app password named before";
+    },
+    notPlaceholder,
+    function notWords(c) {
+      // `abcd efgh ijkl mnop`, `your xxxx xxxx`: letters in order or words of a sentence.
+      const groups = c.secret.includes(" ") ? c.secret.split(" ") : [];
+      if (groups.filter((group) => inWordList(FOUR_LETTER_WORDS, group)).length >= 2) {
+        return "words of a sentence";
+      }
+      return /abcd|efgh|ijkl|mnop|wxyz/.test(c.secret) ? "letters in order" : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "La cuenta es martina@gmail.com y Google me dio esta contraseña de aplicación: xosg ltsr vyxc zhwn",
+    "- Contraseña de aplicación (la generé ayer en la cuenta de Google): xfbp wfsm mmkf ubkq",
+    "App-Passwort für Thunderbird erstellt → qwhtrmzkpvlsdnby",
+  ],
+  falsePositives: [
+    "Generate an app password; it looks like abcd efgh ijkl mnop and is shown once.",
+    "the app password must then be pasted into the mail client with care over the next days",
+  ],
+};
+
 /** The password family. */
 export const password: Rule[] = [
   passwordAssignment,
@@ -2021,4 +2133,5 @@ export const password: Rule[] = [
   pentestCredential,
   basicAuthHeaderPairs,
   nvsCsvPassword,
+  appPassword,
 ];

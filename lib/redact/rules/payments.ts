@@ -156,6 +156,34 @@ export const vnpayHashSecret: Rule = token({
 });
 
 /** The payments family. */
+/** Mercado Pago's access tokens: `APP_USR-` (production) or `TEST-`, then the app's digits, a date, 32 hex, the user. */
+export const mercadoPago: Rule = token({
+  id: "mercadopago_access_token",
+  description: "Mercado Pago access token (APP_USR-… / TEST-…, digits, 32 hex, user id)",
+  placeholder: "<MERCADOPAGO_TOKEN>",
+  keywords: ["app_usr-", "test-"],
+  pattern: () => /\b(?<![\w-])(?:APP_USR|TEST)-\d{10,20}-\d{6}-[0-9a-f]{32}-\d{6,12}(?![\w-])/dg,
+  truePositives: [
+    "access token de producción: APP_USR-5836952010328924-025886-4f66e8fd09a2373527013e712c3c73b3-350347730",
+    "MP_ACCESS_TOKEN=TEST-1234567890123456-101112-0a1b2c3d4e5f60718293a4b5c6d7e8f9-123456789",
+  ],
+  falsePositives: ["APP_USR-<app_id>-<date>-<hash>-<user_id>"],
+});
+
+/** Efí's (formerly Gerencianet's) client secret: `Client_Secret_` and 40 hex digits. */
+export const efiClientSecret: Rule = token({
+  id: "efi_client_secret",
+  description: "Efí / Gerencianet client secret (Client_Secret_ and 40 hex digits)",
+  placeholder: "<SECRET>",
+  keywords: ["client_secret_"],
+  pattern: () => /\b(?<![\w-])Client_Secret_[0-9a-f]{40}(?![\w-])/dg,
+  truePositives: ["client_secret: Client_Secret_6fa9bac4a002397957a109e53f291673a6bfc774"],
+  falsePositives: [
+    // Its client id is an id.
+    "client_id: Client_Id_e74b94942832d25978a1cf7ee9574ccc90941d74",
+  ],
+});
+
 export const payments: Rule[] = [
   shopify,
   square,
@@ -165,4 +193,6 @@ export const payments: Rule[] = [
   braintree,
   razorpay,
   vnpayHashSecret,
+  mercadoPago,
+  efiClientSecret,
 ];

@@ -294,4 +294,59 @@ export const phoneChatLink: Rule = {
 };
 
 /** The phone family. */
-export const phone: Rule[] = [phoneInternational, phoneNational, phoneNanp, phoneChatLink];
+/** Key names that say their value is a phone number (`phoneNumber`, `mobile_no`, `msisdn`, `so_dien_thoai`). */
+const PHONE_KEY =
+  "(?:[\\w-]{0,20}?(?:phone|mobile|msisdn|cellphone|telephone|whatsapp|telefone|telefono|sdt|so_?dien_?thoai)(?:[_-]?(?:number|num|no|nr))?)";
+
+/**
+ * A number under a key that names a phone (`"phoneNumber":"6179989652"`,
+ * `mobile: 0912345678`, `<Phone>…</Phone>`): bare digits that no displayed
+ * form would let the other phone rules take.
+ */
+export const phoneNamed: Rule = {
+  id: "phone_named",
+  description:
+    "Phone number as the value of a key that names a phone (JSON, YAML, assignments, markup)",
+  placeholder: "<PHONE>",
+  keywords: ["phone", "mobile", "msisdn", "whatsapp", "telefon", "sdt", "dien"],
+  pattern: () =>
+    new RegExp(
+      `(?<![\\w-])(?<name>${PHONE_KEY})` +
+        "(?:\\\\{0,3}[\"']?[ \\t]{0,4}[:=][ \\t]{0,4}\\\\{0,3}[\"']?|>)" +
+        "(?<secret>\\+?\\d[\\d ().-]{6,18}\\d)(?![\\d.])",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 140,
+  validators: [
+    digitsBetween(8, 15),
+    notDate,
+    function notAboutThePhone(c) {
+      // `phone_verified_at`, `mobile_app_version`: about a phone, not its number.
+      return /(?:id|count|code|type|version|verified|at|ttl|len|length|max|min)$/i.test(
+          c.groups["name"] ?? "",
+        )
+        ? "a key about a phone"
+        : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    '"billTo":{"firstName":"Kevin","email":"k@x.com","phoneNumber":"6179989652","country":"US"}',
+    "customer:\n  mobile_no: 81312345678\n",
+    "<Phone>3912345678</Phone>",
+  ],
+  falsePositives: [
+    '"phone_verified_at": "2024-06-11", "mobile_app_version": "10.4.2"',
+    '"phoneCountryCode": "44", "phone": "+44 <redacted>"',
+    '"phone_count": 12345678',
+  ],
+};
+
+export const phone: Rule[] = [
+  phoneInternational,
+  phoneNational,
+  phoneNanp,
+  phoneChatLink,
+  phoneNamed,
+];

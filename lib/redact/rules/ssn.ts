@@ -1,7 +1,7 @@
 /**
  * US social security numbers: `AAA-GG-SSSS` (dashes or blanks) with a
  * valid structure (no area 000, 666 or 9xx, no group 00, no serial 0000)
- * and SSN context: nearby (SSN, social security), or the header of the
+ * and SSN context: nearby (SSN, social security, an HL7 `PID` segment), or the header of the
  * table column it stands in (a CSV's `ssn`, however many rows down). Nine
  * bare digits count only as the value of a key or the cell of a column that
  * names an SSN. Without context a number of this shape is a part number or
@@ -39,6 +39,10 @@ function ssnContext(c: Candidate): string | undefined {
   if (/ssn|social[ _-]?security|soc\.? ?sec|tax[ _-]?id|taxpayer|id[ _-]?number/.test(window)) {
     return undefined;
   }
+  // HL7 v2's patient segment: `PID|…|` holds the patient's SSN in its nineteenth field.
+  if (/(?:^|[\n\r])PID\|[^\n\r]*$/.test(c.text.slice(Math.max(0, c.start - 1000), c.start))) {
+    return undefined;
+  }
   const place = idColumnPlace(c.text, c.start, c.end, SSN_COLUMN);
   if (place === "id") return undefined;
   if (place === "other") return "another column of a table with an SSN column";
@@ -53,7 +57,7 @@ export const ssn: Rule = {
   description:
     "US social security number (valid area, group, serial) with SSN context nearby or in its column's header",
   placeholder: "<SSN>",
-  keywords: ["ssn", "social", "tax", "id_number", "id number", "id-number"],
+  keywords: ["ssn", "social", "tax", "id_number", "id number", "id-number", "pid|"],
   pattern: () => /(?<=(?<![\w-])(?<head>\d{3}))(?<sep>[- ])\d{2}\k<sep>\d{4}(?![\w-])/dg,
   secretFrom: "head",
   priority: 250,
@@ -64,6 +68,7 @@ export const ssn: Rule = {
   allowlist: [],
   truePositives: [
     "SSN của khách là 536-22-4817 trong hồ sơ",
+    "MSH|^~\\&|EPIC|MGH|||202406110830||ADT^A04|1|P|2.5\nPID|1||E2841193^^^MGH^MR||MORALES^KATHERINE^J||19840722|F|||41 Lamartine St^^Boston^MA^02130||(212)690-7053|||S||V00918273|782-74-7592",
     "his social security number: 219 09 9999 per the form",
     "[{'holder': 'Aiko Lindqvist', 'tax_id': '468-63-1052', 'currency': 'USD'}]",
     '-d "individual[email]=marcus@fastmail.com" -d "individual[id_number]=291-26-2870"',

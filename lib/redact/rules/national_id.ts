@@ -1,0 +1,111 @@
+/**
+ * National ids other than Vietnam's (`cccd.ts`) and the US SSN (`ssn.ts`):
+ * Brazil's CPF, written `000.000.000-00` and checked by its two digits, and
+ * Canada's SIN, nine digits that pass Luhn, with words or a column header
+ * that name it.
+ *
+ * @module
+ */
+
+import type { Candidate, Rule } from "../_engine.ts";
+import { idColumnKind, idColumnPlace, underAlignedIdHeader } from "./_id_columns.ts";
+import { lineBefore, luhnValid } from "../_validators.ts";
+
+/** Whether the 11 digits of a CPF carry their two check digits. */
+export function cpfValid(digits: string): boolean {
+  if (!/^\d{11}$/.test(digits) || /^(\d)\1{10}$/.test(digits)) return false;
+  const check = (length: number): number => {
+    let sum = 0;
+    for (let i = 0; i < length; i++) sum += Number(digits[i]) * (length + 1 - i);
+    const rest = (sum * 10) % 11;
+    return rest === 10 ? 0 : rest;
+  };
+  return check(9) === Number(digits[9]) && check(10) === Number(digits[10]);
+}
+
+/** Brazil's CPF, in its written form; bare 11 digits only after the word CPF. */
+export const brazilCpf: Rule = {
+  id: "br_cpf",
+  description:
+    "Brazilian CPF (000.000.000-00, or 11 digits after the word CPF), check digits valid",
+  placeholder: "<NATIONAL_ID>",
+  keywords: [],
+  precheck: (facts) => facts.digitCluster() >= 11 || facts.lower.includes("cpf"),
+  // Strings joined: the linter reads no group name twice in one literal.
+  pattern: () =>
+    new RegExp(
+      "(?<![\\w.-])(?:(?<secret>\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2})" +
+        "|(?<=cpf[^\\n\\d]{0,40})(?<secret>\\d{11}))(?![\\w-]|\\.\\d)",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 310,
+  validators: [
+    function checkDigits(c: Candidate) {
+      return cpfValid(c.secret.replace(/\D/g, "")) ? undefined : "check digits fail";
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    '"identification": {"type": "CPF", "number": "328.077.384-94"}',
+    "chave pix (é o meu CPF): 329.513.800-11",
+    "CPF do titular: 32807738494",
+  ],
+  falsePositives: [
+    // Check digits that fail, a version, a bare number with no CPF named.
+    "328.077.384-95",
+    "release 100.200.300-12 built",
+    "order 32807738494 shipped",
+  ],
+};
+
+/** What names a SIN column or says SIN nearby. */
+const SIN_COLUMN = idColumnKind(
+  /(?<![a-z])sin(?![a-z])|social[ _-]?insurance|assurance[ _-]?sociale|(?<![a-z])nas(?![a-z])/i,
+);
+
+/** SIN words before the number on its line, or a column header that names it. */
+function sinContext(c: Candidate): string | undefined {
+  const before = lineBefore(c.text, c.start, 80);
+  if (
+    /(?<![A-Za-z])SIN(?![A-Za-z])|social insurance|assurance sociale|(?<![A-Za-z])NAS(?![A-Za-z])/i
+      .test(before)
+  ) {
+    return undefined;
+  }
+  const place = idColumnPlace(c.text, c.start, c.end, SIN_COLUMN);
+  if (place === "id") return undefined;
+  if (place === "other") return "another column of a table with a SIN column";
+  return underAlignedIdHeader(c.text, c.start, c.end, SIN_COLUMN)
+    ? undefined
+    : "no SIN named nearby, nor a SIN column";
+}
+
+/** Canada's social insurance number. */
+export const canadaSin: Rule = {
+  id: "ca_sin",
+  description: "Canadian social insurance number (9 digits, Luhn) named nearby or by its column",
+  placeholder: "<NATIONAL_ID>",
+  keywords: ["sin", "social insurance", "assurance sociale", "nas"],
+  precheck: (facts) => facts.digitCluster() >= 9,
+  pattern: () => /(?<![\w.-])(?<secret>\d{3}([ -]?)\d{3}\2\d{3})(?![\w-]|\.\d)/dg,
+  secretGroup: "secret",
+  priority: 290,
+  validators: [
+    function sinShape(c: Candidate) {
+      const digits = c.secret.replace(/\D/g, "");
+      if (digits[0] === "0" || digits[0] === "8") return `no SIN starts with ${digits[0]}`;
+      return luhnValid(digits) ? undefined : "Luhn check fails";
+    },
+    sinContext,
+  ],
+  allowlist: [],
+  truePositives: [
+    "EmployeeNo,Surname,GivenName,SIN,Phone\n129443,Tremblay,Julie,172 975 690,(905) 638-6680",
+    "Employee SIN: 131 144 123 (on file)",
+  ],
+  falsePositives: [
+    "ticket 172 975 690 reopened",
+    "EmployeeNo,SIN,Badge\n129443,on file,172975690",
+  ],
+};
