@@ -361,7 +361,7 @@ function placeholderProblemOf(value: string): string | undefined {
     return "letters and digits counted in turn";
   }
   // THC Hydra's `^USER^` and `^PASS^`: where each guess goes.
-  if (/^\^[A-Z]{3,8}\^$/.test(value)) return "a tool's placeholder";
+  if (/^\^[A-Z]{3,8}\^(?:$|[:&])/.test(value)) return "a tool's placeholder";
   if (plainlyNotPlaceholder(value)) return undefined;
   // `$(` and `%(` start a substitution only before a name (`$(cat f)`, `%(name)s`): Django's
   // generated keys hold `$(=8…` too.
