@@ -84,7 +84,8 @@ export const awsSecretAccessKey: Rule = {
   pattern: () =>
     new RegExp(
       "(?:(?<![\\w-])(?:aws_?)?(?:secret_?access_?key|secret_?key|aws_?secret)(?:\\\\?[\"'])?\\s{0,4}(?:[:=]|=>)\\s{0,4}(?:\\\\?[\"'])?" +
-        "|\\b(?:AKIA|ASIA)[A-Z0-9]{16}[\"']?[ \\t,:;|/]{1,4}[\"']?)" +
+        // On the same line, or the next (a chat's two lines, each in backticks or a list's item).
+        "|\\b(?:AKIA|ASIA)[A-Z0-9]{16}[\"'`]?(?:[ \\t,:;|/]{1,4}|[ \\t]{0,2}\\r?\\n[ \\t]{0,2}(?:[-*•][ \\t])?)[\"'`]?)" +
         "(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
       "dgi",
     ),
@@ -102,6 +103,7 @@ export const awsSecretAccessKey: Rule = {
     "aws_secret_access_key = Zk3+Qm9vTr2LwX8pYb4N/cH6sJd1FgA7eVu5RoKi",
     '{"SecretAccessKey": "b7Lq2Vx9Rm4Tn8Kp3Wz6Yc1Hd5Jf0Ga+Es/Uo7Ni"}',
     "AKIAQ3EGT7WK2M5ZRN4P,Zk3+Qm9vTr2LwX8pYb4N/cH6sJd1FgA7eVu5RoKi",
+    "te dejo las keys:\n`AKIAQ3EGT7WK2M5ZRN4P`\n`Zk3+Qm9vTr2LwX8pYb4N/cH6sJd1FgA7eVu5RoKi`\n",
   ],
   falsePositives: [
     // The AWS documentation example secret.
@@ -153,16 +155,30 @@ export const awsSessionToken: Rule = {
  * An access key id of an S3-compatible store (Wasabi, MinIO, DigitalOcean
  * Spaces, Backblaze, a GCS HMAC id) under a name that says access key id:
  * capitals and digits without AWS's `AKIA`, which the key id rule wants.
+ * A Spaces key id's own prefix, `DO00`, needs no name.
  */
 export const s3AccessKeyId: Rule = {
   id: "s3_access_key_id",
   metricLabel: "aws_access_key",
   description: "S3-compatible access key id (capitals and digits) under an access-key-id name",
   placeholder: "<AWS_KEY>",
-  keywords: ["access_key_id", "accesskeyid", "access-key-id", "access_key", "minio_root_user"],
+  keywords: [
+    "access_key_id",
+    "accesskeyid",
+    "access-key-id",
+    "access_key",
+    "minio_root_user",
+    "do00",
+  ],
   // MinIO's root user is its access key id (`MINIO_ROOT_USER`, formerly `MINIO_ACCESS_KEY`).
+  // DigitalOcean's Spaces key ids carry their own prefix, `DO00`, under any name.
   pattern: () =>
-    /(?:[Aa]ccess_?[Kk]ey(?:_?[Ii][Dd])?|ACCESS_KEY(?:_ID)?|access-key-id|MINIO_ROOT_USER)["']?[ \t]{0,16}(?::=|=>|[:=])[ \t]{0,16}["']?(?<secret>GOOG1[A-Z0-9]{50,60}|[A-Z0-9]{16,32})(?![A-Za-z0-9])/dg,
+    new RegExp(
+      "(?:[Aa]ccess_?[Kk]ey(?:_?[Ii][Dd])?|ACCESS_KEY(?:_ID)?|access-key-id|MINIO_ROOT_USER)[\"']?[ \\t]{0,16}(?::=|=>|[:=])[ \\t]{0,16}[\"']?" +
+        "(?<secret>GOOG1[A-Z0-9]{50,60}|[A-Z0-9]{16,32})(?![A-Za-z0-9])" +
+        "|\\b(?<secret>DO00[A-Z0-9]{16})(?![A-Za-z0-9])",
+      "dg",
+    ),
   secretGroup: "secret",
   priority: 450,
   validators: [
@@ -178,6 +194,7 @@ export const s3AccessKeyId: Rule = {
     'MINIO_ACCESS_KEY="Q7WXG2BWIW81DTRP6FTK"',
     "    environment:\n      MINIO_ROOT_USER: 4HQ7ZK2WX9PLM3VB8RTN",
     "gs_access_key_id = GOOG1E3QI5DECK16RTCDSKB4P96H4XJITCEF0CEMLO6L7K62DCKE0ZIC57HVQ",
+    'spaces_access_id  = "DO00FSEGVH6AKAQX8CBK"',
   ],
   falsePositives: [
     "access_key_id = YOURACCESSKEYID12345X",
