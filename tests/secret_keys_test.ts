@@ -54,6 +54,8 @@ const SECRET = [
   "sessionToken",
   "bearer",
   "bind_pw",
+  "ldap_bindpw",
+  "ldap_default_authtok",
   "SMTP_PW",
   "client_secert",
   "private_key_id",

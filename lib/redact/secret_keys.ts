@@ -50,8 +50,9 @@ const SECRET_WORDS = new Set([
   "clientsecret",
   "bearer",
   "jwt",
-  // sssd's `ldap_default_authtok`.
+  // sssd's `ldap_default_authtok`, pfSense's and nslcd's `bindpw`.
   "authtok",
+  "bindpw",
 ]);
 
 /**

@@ -41,7 +41,7 @@ function nameSaysPassword(c: Candidate): string | undefined {
 
 const passwordNameProblem = remembered(textPasswordNameProblem);
 
-/** Words one of which every password name these rules read holds (`pasw`, `pswd`: misspelt). */
+/** Words one of which every password name these rules read holds (`pasw`, `pswd`: misspelt; sssd's `authtok`). */
 const PASSWORD_NAME_WORDS: readonly string[] = ["pass", "pw", "pasw", "pswd", "pasword", "authtok"];
 
 /** {@linkcode PASSWORD_NAME_WORDS} as a pattern's alternatives. */
@@ -135,8 +135,9 @@ function isLowerLetter(c: number): boolean {
 
 /**
  * Whether the name `text.slice(start, end)` may pass `nameSaysPassword`:
- * it holds `pwd`, `passw` or `passphrase` in any case, or a `pass` followed
- * by no lowercase letter and preceded by none, unless spelt `Pass`.
+ * it holds `pwd`, `passw`, `passphrase`, sssd's `authtok` or LDAP's
+ * `bindpass` in any case, or a `pass` followed by no lowercase letter and
+ * preceded by none, unless spelt `Pass`.
  * `bypass`, `compass` and `passes` do not.
  */
 function nameMaySayPassword(text: string, lower: string, start: number, end: number): boolean {

@@ -294,14 +294,16 @@ export const phoneChatLink: Rule = {
 };
 
 /** The phone family. */
-/** Key names that say their value is a phone number (`phoneNumber`, `mobile_no`, `msisdn`, `so_dien_thoai`). */
-const PHONE_KEY =
-  "(?:[\\w-]{0,20}?(?:phone|mobile|msisdn|cellphone|telephone|whatsapp|telefone|telefono|sdt|so_?dien_?thoai)(?:[_-]?(?:number|num|no|nr))?)";
+/** The words of key names that say their value is a phone number (`phoneNumber`, `mobile_no`, `so_dien_thoai`). */
+const PHONE_KEY_WORD =
+  "(?:phone|mobile|msisdn|cellphone|telephone|whatsapp|telefone|telefono|sdt|so_?dien_?thoai)";
 
 /**
  * A number under a key that names a phone (`"phoneNumber":"6179989652"`,
  * `mobile: 0912345678`, `<Phone>…</Phone>`): bare digits that no displayed
- * form would let the other phone rules take.
+ * form would let the other phone rules take. A key about a phone
+ * (`phone_verified_at`, `phoneCountryCode`) has more after the word than a
+ * number's suffix, and no value follows it.
  */
 export const phoneNamed: Rule = {
   id: "phone_named",
@@ -311,7 +313,9 @@ export const phoneNamed: Rule = {
   keywords: ["phone", "mobile", "msisdn", "whatsapp", "telefon", "sdt", "dien"],
   pattern: () =>
     new RegExp(
-      `(?<![\\w-])(?<name>${PHONE_KEY})` +
+      // Starts at the word (a literal) and looks back for the name's head: a leading class made
+      // V8 try every offset.
+      `${PHONE_KEY_WORD}(?<=(?<![\\w-])[\\w-]{0,20}${PHONE_KEY_WORD})(?:[_-]?(?:number|num|no|nr))?` +
         "(?:\\\\{0,3}[\"']?[ \\t]{0,4}[:=][ \\t]{0,4}\\\\{0,3}[\"']?|>)" +
         "(?<secret>\\+?\\d[\\d ().-]{6,18}\\d)(?![\\d.])",
       "dgi",
@@ -321,14 +325,6 @@ export const phoneNamed: Rule = {
   validators: [
     digitsBetween(8, 15),
     notDate,
-    function notAboutThePhone(c) {
-      // `phone_verified_at`, `mobile_app_version`: about a phone, not its number.
-      return /(?:id|count|code|type|version|verified|at|ttl|len|length|max|min)$/i.test(
-          c.groups["name"] ?? "",
-        )
-        ? "a key about a phone"
-        : undefined;
-    },
   ],
   allowlist: [],
   truePositives: [
