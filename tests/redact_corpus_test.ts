@@ -104,6 +104,12 @@ const HELD_OUT = [
   "heldout_sessions53_sealed.jsonl",
   "heldout_sessions54_sealed.jsonl",
   "heldout_sessions55_sealed.jsonl",
+  "heldout_sessions56_sealed.jsonl",
+  "heldout_sessions57_sealed.jsonl",
+  "heldout_sessions58_sealed.jsonl",
+  "heldout_sessions59_sealed.jsonl",
+  "heldout_sessions60_sealed.jsonl",
+  "heldout_sessions61_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -161,13 +167,19 @@ const HELD_OUT = [
   "heldout_sessions53_probe.jsonl",
   "heldout_sessions54_probe.jsonl",
   "heldout_sessions55_probe.jsonl",
+  "heldout_sessions56_probe.jsonl",
+  "heldout_sessions57_probe.jsonl",
+  "heldout_sessions58_probe.jsonl",
+  "heldout_sessions59_probe.jsonl",
+  "heldout_sessions60_probe.jsonl",
+  "heldout_sessions61_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
   Deno.test(`the held-out corpus ${name} is scored and reported (never tuned on)`, async () => {
     const score = scoreRedactText(await loadCorpus(new URL(name, CORPUS)));
     console.log(formatScore(name, score));
-    // Session 17's halves are 55 cases each: 45 to 73 secrets, 9 to 16 firm negatives.
+    // Sessions 17's and 18's halves are 55 cases each: 45 to 110 secrets, 9 to 20 firm negatives.
     assert.ok(score.secrets >= 45 && score.firmNegatives >= 9, formatScore(name, score));
   });
 }
