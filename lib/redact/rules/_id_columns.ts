@@ -196,13 +196,21 @@ function isRuleLine(line: string): boolean {
   return /^[ \t|+:=-]*-{3}[ \t|+:=-]*$/.test(line);
 }
 
-/** Skips whitespace, real or escaped (`\n`, `\r`, `\t` inside a JSON string). */
+/**
+ * Skips whitespace, real or escaped (`\n`, `\r`, `\t` inside a JSON string),
+ * and the Read tool's line numbers (`     5→`).
+ */
 function skipSpace(text: string, at: number): number {
   for (;;) {
     const c = text[at];
     if (c === " " || c === "\n" || c === "\r" || c === "\t") at++;
     else if (c === "\\" && (text[at + 1] === "n" || text[at + 1] === "r" || text[at + 1] === "t")) {
       at += 2;
+    } else if (c !== undefined && c >= "0" && c <= "9" && text[at - 1] === " ") {
+      let end = at;
+      while (end < at + 7 && text[end]! >= "0" && text[end]! <= "9") end++;
+      if (text[end] !== "→") return at;
+      at = end + 1;
     } else return at;
   }
 }

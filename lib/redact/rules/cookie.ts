@@ -54,6 +54,38 @@ export const sessionCookie: Rule = {
 };
 
 /**
+ * A session cookie in a Netscape cookie jar (curl's `-c`/`-b` file, wget's,
+ * yt-dlp's): seven fields a line, split by tabs, the name and value last.
+ */
+export const cookieJarSession: Rule = {
+  id: "cookie_jar_session",
+  description:
+    "Session cookie's value in a Netscape cookie jar line (curl, wget), its name saying sess, sid, token, auth, jwt or remember",
+  placeholder: "<SESSION>",
+  keywords: ["\ttrue\t", "\tfalse\t"],
+  pattern: () =>
+    new RegExp(
+      // Starts at the expiry (digits between tabs) and looks back for the fields before it.
+      "\\t\\d{1,12}\\t(?<=\\t(?:TRUE|FALSE)\\t[^\\t\\n]{1,400}\\t(?:TRUE|FALSE)\\t\\d{1,12}\\t)" +
+        "(?<name>[^\\t\\n]{0,60}?(?:[Ss][Ee][Ss][Ss]|[Ss][Ii][Dd]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Uu][Tt][Hh]|[Jj][Ww][Tt]|[Rr]emember)[^\\t\\n]{0,80})" +
+        "\\t(?<secret>[^\\t\\s]{16,4096})",
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 420,
+  validators: [notPlaceholder, minEntropy(3.5)],
+  allowlist: [],
+  truePositives: [
+    "# Netscape HTTP Cookie File\n#HttpOnly_.shop.lan\tTRUE\t/\tTRUE\t1759487122\tka_session\tPrI7XkcQSucPSIuQbskmwHyGMfwvceJ5\n",
+    "app.lan\tFALSE\t/\tTRUE\t0\tXSRF-TOKEN\t4110a95ab7a7fa3b16253d8afb108f426bf85e42712be5476ed38f0adefbde61",
+  ],
+  falsePositives: [
+    "app.lan\tFALSE\t/\tTRUE\t1730079122\tka_lang\ten-GB",
+    "app.lan\tFALSE\t/\tTRUE\t1730079122\tsession_theme\tdark",
+  ],
+};
+
+/**
  * A saved cookie's value: `{"name": "…", "value": "…", "domain": …}` as
  * Playwright's `storageState` and Puppeteer write them, or the same keys in
  * YAML (fastlane's `spaceauth`, Ruby's `HTTP::Cookie`).

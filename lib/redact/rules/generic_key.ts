@@ -685,7 +685,8 @@ export const genericKeySaid: Rule = {
         "|(?:[Tt]oken|TOKEN|[Ss]ecret|SECRET)(?<![A-Za-z](?:[Tt]oken|TOKEN|[Ss]ecret|SECRET))(?<bare>[ \\t]{1,4})`?" +
         "(?:(?=[\\w+/.~-]{0,40}\\d)(?=[\\w+/.~-]{0,40}[A-Z])(?=[\\w+/.~-]{0,40}[a-z])" +
         // A webhook's secret in hex after the word secret.
-        "|(?<=(?:[Ss]ecret|SECRET)[ \\t]{1,4}`?)(?=[0-9a-f]{32,64}(?![\\w+/=.~-])))" +
+        // A full stop may end the sentence after it.
+        "|(?<=(?:[Ss]ecret|SECRET)[ \\t]{1,4}`?)(?=[0-9a-f]{32,64}(?![\\w+/=~-]|\\.[\\w.])))" +
         "(?<secret>[A-Za-z0-9][\\w+/.~-]{30,8190}[\\w+/~-]={0,2})(?![\\w=])",
       "dg",
     ),
@@ -1019,6 +1020,39 @@ export const secretNextLine: Rule = {
     "secret_key:\n    ${DJANGO_SECRET_KEY}\n",
     "tokens:\n    access_token_lifetime\n",
   ],
+};
+
+/**
+ * WordPress's keys and salts in `wp-config.php` (`define( 'AUTH_SALT', '…' )`):
+ * they sign every login cookie. A salt's name says it is about a secret
+ * elsewhere; here it is one.
+ */
+export const wordpressKeys: Rule = {
+  id: "wordpress_keys",
+  description:
+    "WordPress authentication keys and salts in wp-config.php (AUTH_KEY, SECURE_AUTH_SALT, …)",
+  placeholder: "<SECRET>",
+  keywords: ["_salt", "_key"],
+  precheck: (facts) => facts.lower.includes("define"),
+  pattern: () =>
+    new RegExp(
+      "\\bdefine\\([ \\t]*\\\\{0,3}['\"](?:AUTH|SECURE_AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)\\\\{0,3}['\"][ \\t]*,[ \\t]*" +
+        "(?:'(?<secret>[^'\\n]{16,256})'|\\\\{0,3}\"(?<secret>[^\"\\\\\\n]{16,256})\\\\{0,3}\")",
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [
+    function generatedKey(c) {
+      // The generator's characters hold no blank: `put your unique phrase here` is the sample's.
+      return /\s/.test(c.secret) ? "words, the sample's placeholder" : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "define( 'SECURE_AUTH_SALT', 'I!Yo5c3z9wXD>;Y]n#{V1Esi$%v%:NSbIBZ.oZS7,J}x%Q(jr2cd70IXcO:QNqDa' );",
+  ],
+  falsePositives: ["define( 'AUTH_SALT', 'put your unique phrase here' );"],
 };
 
 /**

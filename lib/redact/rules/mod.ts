@@ -13,7 +13,7 @@ import { basicAuth } from "./basic_auth.ts";
 import { bearer } from "./bearer.ts";
 import { card, cardSecurityCode } from "./card.ts";
 import { cccd } from "./cccd.ts";
-import { erlangCookie, savedCookie, sessionCookie, sessionId } from "./cookie.ts";
+import { cookieJarSession, erlangCookie, savedCookie, sessionCookie, sessionId } from "./cookie.ts";
 import { email } from "./email.ts";
 import { network } from "./network.ts";
 import { brazilCpf, canadaSin } from "./national_id.ts";
@@ -35,6 +35,7 @@ import {
   secretNextLine,
   secretSetInProse,
   sqlAliasSecret,
+  wordpressKeys,
 } from "./generic_key.ts";
 import { github } from "./github.ts";
 import { recoveryCode } from "./recovery_code.ts";
@@ -104,6 +105,7 @@ export const RULES: readonly Rule[] = [
   ...network,
   sessionCookie,
   savedCookie,
+  cookieJarSession,
   erlangCookie,
   sessionId,
   urlPassword,
@@ -134,6 +136,7 @@ export const RULES: readonly Rule[] = [
   licenceSerial,
   secretList,
   secretNextLine,
+  wordpressKeys,
   recoveryCode,
   genericKeyTable,
   genericKeyDotLeader,

@@ -205,7 +205,7 @@ function mayAssignPassword(text: string, lower: string): boolean {
 const BARE_VALUE_RUN = "[^\\s\"'\\\\,;&<>(){}\\[\\]`]{1,4096}";
 
 const VALUE = "(?:!!(?:binary|str)[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,40})?" +
-  '(?:"""\\n?(?<quoted>(?<secret>[^"\\\\]{1,4096}?))\\n?"""|' +
+  '(?:"""\\n?(?<quoted>(?<secret>[^"\\\\]{1,4096}?))\\n?"""|\\[?""(?<quoted>(?<secret>[^"\\\\\\s,;=]{1,4096}))""|' +
   "@?\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|N?'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
   '|\\\\{1,3}"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\{1,3}"' +
   // An `&` that starts no query parameter is the password's own (`DB_PASSWORD=RWdOmFns&Cf8XDu`).
@@ -231,7 +231,8 @@ export const passwordAssignment: Rule = {
         // `:=` and `=>` before `:` and `=`: a match never backtracks into a longer operator. LDIF
         // writes a value in base64 after `::`.
         // `db_password: str = "…"`: a type between the name and `=`.
-        "(?:(?:\\\\{0,3}[\"'])?\\]?[ \\t]{0,40}(?::=|::|=>|->|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])|[\"'][ \\t]{0,4}(?<pair>,)" +
+        // A CSV cell doubles the quotes of the JSON inside it: `""password"":[""…""]`.
+        '(?:(?:\\\\{0,3}["\']|"")?\\]?[ \\t]{0,40}(?::=|::|=>|->|:[ \\t]{0,4}&?[A-Za-z_][\\w.\\[\\]|]{0,30}[ \\t]+=[ \\t]|[:=])|["\'][ \\t]{0,4}(?<pair>,)' +
         // An Erlang or Elixir tuple: `{password, "…"}`, `{:password, "…"}`.
         "|(?<=\\{[ \\t]{0,4}:?[\\w.-]{1,80})[ \\t]{0,4}(?<pair>,))[ \\t]{0,24}" +
         VALUE,
@@ -626,8 +627,9 @@ export const passwordPgpass: Rule = {
   keywords: [":"],
   precheck: (facts) => /:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:/.test(facts.text),
   pattern: () =>
-    // A line may start after `\n` written out or a quote: the file inside a JSON string.
-    /(?<=(?:^|\n|\\n|["'])[\w.*-]{1,253}):(?:\d{1,5}|\*):[\w.*-]{1,253}:[\w.*@-]{1,253}:(?<secret>[^\s:"'\\]{3,200})(?=\s|\\n|["']|$)/dg,
+    // A line may start after `\n` written out or a quote: the file inside a JSON string; or after
+    // the Read tool's line number (`     2→`).
+    /(?<=(?:^|\n|\\n|["']|→)[\w.*-]{1,253}):(?:\d{1,5}|\*):[\w.*-]{1,253}:[\w.*@-]{1,253}:(?<secret>[^\s:"'\\]{3,200})(?=\s|\\n|["']|$)/dg,
   secretGroup: "secret",
   priority: 450,
   validators: [
@@ -714,7 +716,8 @@ export const passwordProse: Rule = {
         "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
         "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,4}?[ \\t]+(?:là|la|thành)(?![A-Za-z])" +
         // `password mới nhé: X`: words, then a colon.
-        "|(?<![\\w.-])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=/{}@]{1,20}(?![^\\s:=])){1,4}?[ \\t]*:(?!//)" +
+        // A word holds no quote: `"password reset queued","trace_id":` is two JSON strings.
+        '|(?<![\\w.-])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=/{}@"]{1,20}(?![^\\s:=])){1,4}?[ \\t]*:(?!//)' +
         // `set the password to `…``: what the assistant says it set, quoted (before the verbs:
         // a verb further on would take the match first).
         `|(?<![\\w.\`-])(?:password|passphrase)[ \\t]+to[ \\t]+(?=[\`'"])${PROSE_NOW}` +
@@ -1243,6 +1246,7 @@ export const pentestCredential: Rule = {
     "defaultpassword",
     "_sc_",
     "valid credentials",
+    "passwordspray",
   ],
   pattern: () =>
     new RegExp(
@@ -1250,7 +1254,9 @@ export const pentestCredential: Rule = {
       // Starts at the tool's name (`impacket-`, `.py`, literals), then reads on to the target.
       // Up to eight words between (the options), each read once: `.py` repeated is read at once.
       "(?:impacket-\\w{2,20}|\\.py(?<=\\b\\w{2,20}\\.py))(?:[ \\t]+[^\\s|;&]{1,200}){0,8}?[ \\t]+['\"]?(?:[\\w.-]{0,64}/)?[\\w.$-]{1,64}:" +
-        "(?:'(?<secret>[^'\\n]{1,200})'|\"(?<secret>[^\"\\n]{1,200})\"|(?<secret>[^\\s'\"]{1,200}))(?=@[\\w.-]{1,253}['\"]?(?:\\s|$))" +
+        "(?:'(?<secret>[^'\\n]{1,200})'|\"(?<secret>[^\"\\n]{1,200})\"|(?<secret>[^\\s'\"]{1,200})" +
+        // The target quoted whole but its host: `'DOMAIN/user:p@ss'@10.0.0.5`.
+        "|(?<secret>[^'\"\\n]{1,200})(?=['\"]@[\\w.-]{1,253}(?:\\s|$|['\"])))(?=@[\\w.-]{1,253}['\"]?(?:\\s|$)|['\"]@)" +
         // CrackMapExec, NetExec: a protocol, a host, a port, a name, then the result.
         "|\\[[+-]\\](?<=(?:^|\\n)(?:SMB|WINRM|LDAP|MSSQL|SSH|RDP|FTP|WMI|VNC|NFS)[ \\t]+\\S{1,64}[ \\t]+\\d{1,5}[ \\t]+\\S{1,64}[ \\t]+\\[[+-]\\])" +
         "[ \\t]+[^\\s\\\\]{1,100}\\\\[^\\s:\\\\]{1,100}:(?<secret>[^\\s]{1,200})" +
@@ -1258,7 +1264,11 @@ export const pentestCredential: Rule = {
         // With `--username`, the user first.
         "|(?:^|\\n)(?:[^\\s:$]{1,100}:(?=[$0-9a-fA-F]))?(?:\\$[^\\s:]{8,8192}|[0-9a-fA-F]{32})(?::[^\\s:]{1,200})?:(?<cracked>(?<secret>[^\\n:]{1,200}))(?=\\r?\\n|$)" +
         // secretsdump's LSA secrets: a service's or the autologon's `DOMAIN\\user:password`.
-        "|\\[\\*\\][ \\t]+(?:DefaultPassword|_SC_\\S{1,100})[ \\t]*\\r?\\n[^\\s\\\\:]{1,100}\\\\[^\\s:\\\\]{1,100}:(?<secret>[^\\n]{1,200}?)[ \\t]*(?=\\r?\\n|$)" +
+        "|\\[\\*\\][ \\t]+(?:DefaultPassword|_SC_\\S{1,100})[ \\t]*\\r?\\n(?:[^\\s\\\\:]{1,100}\\\\[^\\s:\\\\]{1,100}|\\(Unknown User\\)):(?<secret>[^\\n]{1,200}?)[ \\t]*(?=\\r?\\n|$)" +
+        // jwt_tool's cracked HMAC key: `[+] KEY is the CORRECT key!`.
+        "|\\[\\+\\][ \\t]+(?<secret>\\S{4,200})(?=[ \\t]+is the CORRECT key)" +
+        // kerbrute's spray: the password is the last word.
+        "|\\bpasswordspray\\b[^\\n]{0,300}[ \\t](?:'(?<secret>[^'\\n]{1,200})'|\"(?<secret>[^\"\\n]{1,200})\"|(?<secret>[^\\s'\"-][^\\s'\"]{0,199}))[ \\t]*(?=\\r?\\n|$)" +
         // Nmap's brute scripts: `|     user:password - Valid credentials`.
         "|\\|[ \\t]{1,12}[^\\s:|]{1,64}:(?<secret>\\S{1,200})(?=[ \\t]+-[ \\t]+Valid credentials)",
       "dg",
@@ -1280,6 +1290,10 @@ export const pentestCredential: Rule = {
     "$ hashcat -m 1000 --username ntds.txt --show\nnorth.corp.local\\tnguyen:63c4f3fa9641c030680ceb44668236dd:Spring2020*",
     "[*] DefaultPassword \nNORTH\\svc_kiosk:5p4rr0w@Orbit43\n[*] _SC_MSSQL$SQLEXPRESS \nNORTH\\svc_sql:xxeLj1U4D*HYABDu7aZV\n",
     "| mysql-brute: \n|   Accounts: \n|     reports:Granite2000. - Valid credentials\n",
+    "[+] portal-jwt-2023 is the CORRECT key!",
+    "$ ./kerbrute_linux_amd64 passwordspray -d corp.local --dc 10.20.5.21 users.txt 'Haru2024!'",
+    "impacket-psexec 'CORP/da_backup:Gr33n!Tea@2024'@10.20.5.21 'whoami /all'",
+    "[*] DefaultPassword\n(Unknown User):Welcome2Northwind!\n",
     "$ hashcat -m 13100 kerberoast.txt --show\n$krb5tgs$23$*svc_mssql$CORP.LOCAL$corp.local/svc_mssql*$21b6607795f5020f4c7361a56e210366$7806c6d8:Sup3rS3cure!SQL",
   ],
   falsePositives: [
@@ -1306,6 +1320,7 @@ function mayRunPasswordCommand(lower: string): boolean {
     lower.includes("ldappasswd") || lower.includes("ipmitool") || lower.includes("doveadm") ||
     lower.includes("keystore") || lower.includes("steamcmd") || lower.includes("hdbuserstore") ||
     lower.includes("sapcontrol") || lower.includes("connect to") ||
+    (lower.includes("echo") && /vault_pass|passw(?:or)?d|\.pass/.test(lower)) ||
     ((lower.includes("altuser") || lower.includes("adduser") || /\bal?u\b/.test(lower)) &&
       (lower.includes("password(") || lower.includes("phrase("))) ||
     (lower.includes("connect(") && lower.includes("t3")) ||
@@ -1387,6 +1402,8 @@ export const passwordCommand: Rule = {
           `|\\bipmitool\\b[^\\n|;&]{0,200}?[ \\t]user[ \\t]+set[ \\t]+password[ \\t]+\\d{1,3}[ \\t]+${SHELL_WORD}` +
           // SAP: `hdbuserstore SET KEY HOST USER PASSWORD`, `sapcontrol … -user USER PASSWORD`.
           `|\\bhdbuserstore[ \\t]+(?:-[A-Za-z][ \\t]+){0,3}(?:SET|set)[ \\t]+\\S{1,100}[ \\t]+\\S{1,300}[ \\t]+[^\\s-]\\S{0,100}[ \\t]+${SHELL_WORD}` +
+          // Written into a password file: `echo '…' > ~/.vault_pass`, `> /tmp/db_password.txt`.
+          `|\\becho[ \\t]+(?:-n[ \\t]+)?${SHELL_WORD}[ \\t]*(?:>{1,2}|\\|[ \\t]*(?:sudo[ \\t]+)?tee(?:[ \\t]+-a)?)[ \\t]*[^\\s;&|]{0,200}(?:vault_pass|passw(?:or)?d|\\.pass(?:phrase)?)(?:\\.txt|file)?(?![\\w.-])` +
           // RACF: `ALTUSER ID PASSWORD(…)`, `ADDUSER ID … PASSWORD(…)`, a passphrase's `PHRASE('…')`.
           `|\\b(?:ALTUSER|ADDUSER|ALU|AU)[ \\t][^\\n]{0,200}?\\b(?:PASSWORD\\((?<secret>[^)\\s]{1,100})\\)|PHRASE\\('(?<secret>[^'\\n]{1,100})'\\))` +
           // WebLogic's WLST: `connect('weblogic', '…', 't3://admin:7001')`.
@@ -1478,6 +1495,7 @@ export const passwordCommand: Rule = {
     "  CONNECT TO DB2P USER BATCHU1 USING '6IH6I8B5';",
     "db2 connect to SAMPLE user db2inst1 using Rv8kTq2w",
     "  ALTUSER PAYBAT2 PASSWORD(OR5BU67R) NOEXPIRED RESUME",
+    "$ echo 'summer-falcon-28-juniper' > /tmp/.vault_pass && ansible-playbook site.yml",
     "connect('weblogic', 'Spring2021!Sier', 't3://wls-admin01.corp.local:7001')",
   ],
   falsePositives: [
@@ -1492,6 +1510,7 @@ export const passwordCommand: Rule = {
     "card ending 6467, exp 12/2028",
     "db2 connect to SAMPLE user db2inst1 using $DB2_PASSWORD",
     "ALTUSER PAYBAT2 RESUME NOPASSWORD",
+    'echo "$VAULT_PASSWORD" > ~/.vault_pass && echo done > passwords.log',
     "connect(username, password, 't3://wls-admin01:7001')",
     'lftp -u deploy sftp://files.lan && lftp -u deploy,"$SFTP_PASSWORD" sftp://files.lan',
   ],
@@ -1616,6 +1635,8 @@ export const passwordToolFlag: Rule = {
       const name = c.groups["configName"];
       if (name === undefined) return undefined;
       if (hasKeyValueHeader(c.text)) return "a row of a Key/Value table (generic_api_key_table)";
+      // `databricks secrets list-secrets`: a secret's name and when it changed, in epoch time.
+      if (/^1\d{9}(?:\d{3})?$/.test(c.secret)) return "a timestamp";
       return /^(?:bind|root)pw$/i.test(name) ? undefined : passwordNameProblem(name);
     },
     function toolValueShape(c) {
@@ -1849,7 +1870,9 @@ export function mayHoldMarkup(lower: string): boolean {
 }
 
 /** An element's text as a secret: no blank at either end, none of `<>`, one line. */
-const ELEMENT_TEXT = "(?<secret>[^<>\\s](?:[^<>\\n]{0,4094}[^<>\\s])?)";
+/** An element's text, or its CDATA section's (Magento's `local.xml`). */
+const ELEMENT_TEXT =
+  "(?:<!\\[CDATA\\[(?<secret>[^\\]\\n]{1,4096})\\]\\]>|(?<secret>[^<>\\s](?:[^<>\\n]{0,4094}[^<>\\s])?))";
 
 /**
  * A value named apart from it, for a name that holds one of `words`: an XML
@@ -1864,9 +1887,10 @@ export function markupPattern(words: string): RegExp {
   // lookbehind made V8 try every offset (the prefix mix: 5 → 2 ms/MiB).
   const name = `[\\w.:-]{0,40}?(?:${words})[\\w.-]{0,30}`;
   return new RegExp(
-    // A property list's `<key>` holds a name, never a value.
+    // A property list's `<key>` holds a name, never a value; Magento's `<crypt><key>` holds its
+    // encryption key, as CDATA.
     // Blanks around the value are the markup's, not the secret's.
-    `<(?!key>)(?<name>${name})(?:[ \\t][^<>\\n]{0,200})?>[ \\t]*${ELEMENT_TEXT}[ \\t]*</\\k<name>>` +
+    `<(?!key>(?!<!\\[CDATA\\[))(?<name>${name})(?:[ \\t][^<>\\n]{0,200})?>[ \\t]*${ELEMENT_TEXT}[ \\t]*</\\k<name>>` +
       // An element named for the secret with a `value` attribute: `<auth_token value="…"/>`.
       `|<(?<name>${name})[ \\t](?:[^<>\\n]{0,200}?[ \\t])?value=\\\\{0,3}(?<q>["'])(?<secret>[^"'<>\\\\\\n]{1,4096})\\\\{0,3}\\k<q>` +
       // Quotes may be escaped: the file inside a JSON string.

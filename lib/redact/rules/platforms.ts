@@ -371,7 +371,30 @@ export const sapXsuaaSecret: Rule = token({
   ],
 });
 
+/**
+ * Tableau's personal access token secret (`<base64>==:<32 characters>`),
+ * FiveM's server licence key (`cfxk_…`) and a Steam game server login token
+ * after `+sv_setsteamaccount`.
+ */
+export const gameAndAnalyticsTokens: Rule = token({
+  id: "game_analytics_token",
+  description:
+    "Tableau personal access token secret, FiveM licence key (cfxk_), Steam game server token (+sv_setsteamaccount)",
+  placeholder: "<API_TOKEN>",
+  keywords: ["==:", "cfxk_", "sv_setsteamaccount"],
+  pattern: () =>
+    /(?<![\w+/])[A-Za-z0-9+/]{22}==:[A-Za-z0-9]{32}(?![\w+/])|\bcfxk_[A-Za-z0-9_]{20,60}(?![\w-])|(?<=\bsv_setsteamaccount[ \t]{1,4})[0-9A-F]{32}(?![\w-])/dg,
+  validators: [notPlaceholder, minEntropy(3)],
+  truePositives: [
+    'TSC.PersonalAccessTokenAuth("refresh-bot", "d54Was6zmQfzQ7Cxx/NEAA==:b7VGYGCBdMoBoC9pvDPdUPIM2HIdq7fh")',
+    'sv_licenseKey "cfxk_n60hFnsLZmzAmbhMNwHm_ciDwet"',
+    "./cs2 -dedicated +map de_ancient +sv_setsteamaccount 237FA602A0B883F99FD5BD29810040D8 -port 27015",
+  ],
+  falsePositives: ['sv_licenseKey "changeme"', "+sv_setsteamaccount $GSLT_TOKEN"],
+});
+
 export const platforms: Rule[] = [
+  gameAndAnalyticsTokens,
   sapXsuaaSecret,
   schemaRegistryUserInfo,
   onePasswordSecretKey,

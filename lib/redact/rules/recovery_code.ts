@@ -17,13 +17,30 @@ const RECOVERY_WORDS =
 const CODE_LINE = "(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:[-*•]|\\d{1,2}[.)])?[ \\t]{0,4})";
 
 /**
- * Whether the line before or after holds a code of ten capitals with a
+ * Whether the line before or after holds a code of the same shape with a
  * digit: a list of random codes, where words (`ESCALATION`) hold none.
  */
-function nextToACode(c: { text: string; start: number; end: number }): boolean {
-  const around = c.text.slice(Math.max(0, c.start - 13), c.end + 13);
-  return /(?:^|\n)(?=[A-Z]{0,9}\d)[A-Z0-9]{10}\r?\n[A-Z]{10}(?:\r?\n|$)|(?:^|\n)[A-Z]{10}\r?\n(?=[A-Z]{0,9}\d)[A-Z0-9]{10}(?:\r?\n|$)/
-    .test(around);
+function nextToACode(c: { text: string; start: number; end: number; secret: string }): boolean {
+  const shape = shapeOf(c.secret);
+  const lineStart = c.text.lastIndexOf("\n", c.start - 1);
+  const lineEnd = c.text.indexOf("\n", c.end);
+  const before = lineStart < 0 ? "" : lineAround(c.text, lineStart - 1);
+  const after = lineEnd < 0 ? "" : lineAround(c.text, lineEnd + 1);
+  return [before, after].some((line) => {
+    const code = line.trim().replace(/^(?:[-*•]|\d{1,2}[.)])[ \t]*/, "");
+    return shapeOf(code) === shape && /\d/.test(code);
+  });
+}
+
+/** A code's shape: each letter or digit an `x` (`ab1cd-e2fgh` → `xxxxx-xxxxx`). */
+function shapeOf(code: string): string {
+  return code.replace(/[A-Za-z0-9]/g, "x");
+}
+
+/** The line of `text` that holds offset `at`. */
+function lineAround(text: string, at: number): string {
+  const end = text.indexOf("\n", at);
+  return text.slice(text.lastIndexOf("\n", at - 1) + 1, end < 0 ? text.length : end);
 }
 
 /** Recovery codes listed under words that say so. */
@@ -71,7 +88,7 @@ export const recoveryCode: Rule = {
       if (!RECOVERY_WORDS.test(before)) return "no recovery codes named above";
       // `20240517`: a date.
       if (/^(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$/.test(c.secret)) return "a date";
-      // Ten capitals without a digit count next to a code with one.
+      // A code without a digit counts next to one of its shape with a digit.
       if (!/\d/.test(c.secret) && !nextToACode(c)) return "no digit";
       // `2024-2025`, `0900-1700`: years and hours; a code with a dash holds a letter too.
       return c.secret.includes("-") && !/[A-Za-z]/.test(c.secret) ? "digits and a dash" : undefined;
@@ -84,6 +101,7 @@ export const recoveryCode: Rule = {
     "Backup codes\n\n  5531 9028    7714 3002\n  1208 4471    6630 9125\n",
     "BACKUP VERIFICATION CODES\n\n1. 4829 1175    2. 6603 9142\n3. 3387 0051    4. 7719 2286\n",
     "MFA recovery codes:\n- K7QF-2ZLM-9XW4\n- T8VB-R3NP-6HCD\n",
+    "Shopify staff account recovery codes:\n\ncta74-qje5h\nysgtu-njbvm\n",
     "Backup codes for user marco (generated 2024-10-02):\nEVNABNP36Z\nPYMUDYFBNB\nW88B4DBKWO\n",
   ],
   falsePositives: [

@@ -127,4 +127,37 @@ export const twitchStreamKey: Rule = token({
 });
 
 /** The social and content platform family. */
-export const social: Rule[] = [meta, twitterBearer, dropbox, mapbox, twitchStreamKey];
+/**
+ * Any stream key in an RTMP ingest URL: the path's last part after `live2/`
+ * (YouTube), `app/` (Twitch), `live/` (Facebook, Kick, most servers).
+ */
+export const rtmpStreamKey: Rule = {
+  id: "rtmp_stream_key",
+  description:
+    "Stream key as the last part of an RTMP ingest URL (YouTube live2/, Twitch app/, live/)",
+  placeholder: "<STREAM_KEY>",
+  keywords: ["rtmp"],
+  pattern: () =>
+    /\brtmps?:\/\/[\w.-]{1,253}(?::\d{1,5})?\/(?:[\w.-]{1,40}\/){0,2}(?:live2?|app|stream)\/(?<secret>[\w-]{12,256})(?![\w\/-])/dg,
+  secretGroup: "secret",
+  priority: 700,
+  validators: [notPlaceholder, minEntropy(3)],
+  allowlist: [],
+  truePositives: [
+    '-f tee "[f=flv]rtmp://a.rtmp.youtube.com/live2/hx36-sgws-l8vp-foxt-fp8n|[f=flv]rtmp://x"',
+    "rtmps://live-api-s.facebook.com:443/rtmp/live/FB-1093482771-0-AbxYq7TqZrL9mW2",
+  ],
+  falsePositives: [
+    "rtmp://a.rtmp.youtube.com/live2/<stream-key>",
+    "rtmp://localhost/live/test_stream",
+  ],
+};
+
+export const social: Rule[] = [
+  meta,
+  twitterBearer,
+  dropbox,
+  mapbox,
+  twitchStreamKey,
+  rtmpStreamKey,
+];

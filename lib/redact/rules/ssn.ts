@@ -98,7 +98,7 @@ export const ssnValue: Rule = {
   startsAtKeyword: true,
   // Starts at the key (a literal), then looks back for what may stand before it.
   pattern: () =>
-    /(?:[Ss][Ss][Nn]|[Ss]ocial_?[Ss]ecurity(?:_?[Nn](?:o|umber))?|SOCIAL_?SECURITY(?:_?N(?:O|UMBER))?)(?<![A-Za-z](?:[Ss][Ss][Nn]|[Ss]ocial_?[Ss]ecurity(?:_?[Nn](?:o|umber))?|SOCIAL_?SECURITY(?:_?N(?:O|UMBER))?))\\{0,3}["']?[ \t]{0,4}[:=][ \t]{0,4}\\{0,3}["']?(?<secret>\d{9})(?![\w-]|\.\d)/dg,
+    /(?:[Ss][Ss][Nn]|[Ss]ocial_?[Ss]ecurity(?:_?[Nn](?:o|umber))?|SOCIAL_?SECURITY(?:_?N(?:O|UMBER))?)(?<![A-Za-z](?:[Ss][Ss][Nn]|[Ss]ocial_?[Ss]ecurity(?:_?[Nn](?:o|umber))?|SOCIAL_?SECURITY(?:_?N(?:O|UMBER))?))\\{0,3}["']?[ \t]{0,4}(?:[:=]|\.{2,})[ \t]{0,4}\\{0,3}["']?(?<secret>\d{9})(?![\w-]|\.\d)/dg,
   secretGroup: "secret",
   priority: 250,
   validators: [
@@ -106,6 +106,8 @@ export const ssnValue: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    // A form's fields read out with dot leaders.
+    "  employee_id .......... 100611\n  ssn .................. 548457027\n",
     '{"first_name": "Tyler", "dob": "1991-03-14", "ssn": "536224817"}',
     "applicant.social_security_number=219099999",
   ],
