@@ -64,7 +64,7 @@ export function lockStore(db: string, options: LockStoreOptions): StoreLock {
     file = openExisting(path, options.uid);
   }
   if (!file.tryLockSync(true)) {
-    const holder = readHolder(file);
+    const holder = holderOf(file);
     file.close();
     throw new StoreLockError(
       `another daemon is running on the store ${db} (${holder}); stop it first, or give this one another store (CYBEROS_MEMORY_DB)`,
@@ -120,6 +120,24 @@ function openExisting(path: string, uid: number): Deno.FsFile {
   return file;
 }
 
+/** How long a daemon that lost the lock waits for its holder's record, and how often it looks. */
+const HOLDER_WAIT_MS = 200;
+const HOLDER_POLL_MS = 10;
+
+/**
+ * The lock holder's record. The holder writes it right after it takes the
+ * lock, so a daemon started at the same moment may look before that: it
+ * looks again for a moment before saying the holder is unknown.
+ */
+function holderOf(file: Deno.FsFile): string {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0;; waited += HOLDER_POLL_MS) {
+    const holder = readHolder(file);
+    if (holder !== "" || waited >= HOLDER_WAIT_MS) return holder || "its pid and socket unknown";
+    Atomics.wait(pause, 0, 0, HOLDER_POLL_MS);
+  }
+}
+
 function readHolder(file: Deno.FsFile): string {
   const buffer = new Uint8Array(4096);
   let text = "";
@@ -128,9 +146,8 @@ function readHolder(file: Deno.FsFile): string {
     const n = file.readSync(buffer) ?? 0;
     text = new TextDecoder().decode(buffer.subarray(0, n)).trim();
   } catch {
-    // Unreadable: say so below.
+    // Unreadable: `holderOf` says the holder is unknown.
   }
   // deno-lint-ignore no-control-regex
-  const clean = text.replace(/[\x00-\x1f\x7f-\x9f]/g, " ");
-  return clean === "" ? "its pid and socket unknown" : clean;
+  return text.replace(/[\x00-\x1f\x7f-\x9f]/g, " ");
 }
