@@ -129,8 +129,12 @@ export const cardSecurityCode: Rule = {
     "Card security code (CVV, CVC, CSC) under a key that names it, or said next to its name in a text with a card number",
   placeholder: "<CVV>",
   keywords: ["cvv", "cvc", "csc", "cid", "security", "card"],
+  startsAtKeyword: true,
+  // The short names as whole words, or the others' words, before the text is searched for them.
   precheck: (facts) =>
-    /cvv|cvc|csc|cid|security.?code|card.?(?:code|verif|security)/.test(facts.lower),
+    ["cvv", "cvc", "csc", "cid"].some((word) => facts.mayHaveWord(word)) ||
+    (facts.lower.includes("code") && /security.?code|card.?code/.test(facts.lower)) ||
+    (facts.lower.includes("card") && /card.?(?:verif|security)/.test(facts.lower)),
   pattern: () =>
     new RegExp(
       // Starts at the name (a leading lookbehind made V8 try every offset); `notInAWord` looks back.

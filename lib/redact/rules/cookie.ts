@@ -178,6 +178,11 @@ export const erlangCookie: Rule = {
     "Erlang distribution cookie (RABBITMQ_ERLANG_COOKIE, -setcookie, erlang_cookie, the .erlang.cookie file)",
   placeholder: "<SECRET>",
   keywords: ["cookie"],
+  // The validator wants Erlang's words near: without one in the text no candidate passes.
+  precheck: (facts) =>
+    ["erlang", "setcookie", "rabbit", "couch", "elixir", "vm.args", "-name", "-sname"].some((
+      word,
+    ) => facts.lower.includes(word)),
   pattern: () =>
     new RegExp(
       "(?:erlang[._-]?cookie|setcookie|(?<![\\w-])cookie(?=[ \\t]*[=:]))(?![A-Za-z])" +

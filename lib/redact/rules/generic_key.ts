@@ -1032,8 +1032,8 @@ export const wordpressKeys: Rule = {
   description:
     "WordPress authentication keys and salts in wp-config.php (AUTH_KEY, SECURE_AUTH_SALT, …)",
   placeholder: "<SECRET>",
-  keywords: ["_salt", "_key"],
-  precheck: (facts) => facts.lower.includes("define"),
+  keywords: ["define("],
+  startsAtKeyword: true,
   pattern: () =>
     new RegExp(
       "\\bdefine\\([ \\t]*\\\\{0,3}['\"](?:AUTH|SECURE_AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)\\\\{0,3}['\"][ \\t]*,[ \\t]*" +

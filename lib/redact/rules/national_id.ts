@@ -34,8 +34,10 @@ export const brazilCpf: Rule = {
   // Strings joined: the linter reads no group name twice in one literal.
   pattern: () =>
     new RegExp(
-      "(?<![\\w.-])(?:(?<secret>\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2})" +
-        "|(?<=cpf[^\\n\\d]{0,40})(?<secret>\\d{11}))(?![\\w-]|\\.\\d)",
+      // Formatted: a digit first, then the look back (a leading lookbehind made V8 try every offset).
+      "(?<secret>\\d(?<![\\w.-]\\d)\\d{2}\\.\\d{3}\\.\\d{3}-\\d{2})(?![\\w-]|\\.\\d)" +
+        // Bare, after the word: starts at the word (a literal), not at every digit.
+        "|cpf[^\\n\\d]{0,40}(?<![\\w.-])(?<secret>\\d{11})(?![\\w-]|\\.\\d)",
       "dgi",
     ),
   secretGroup: "secret",
@@ -87,8 +89,13 @@ export const canadaSin: Rule = {
   description: "Canadian social insurance number (9 digits, Luhn) named nearby or by its column",
   placeholder: "<NATIONAL_ID>",
   keywords: ["sin", "social insurance", "assurance sociale", "nas"],
-  precheck: (facts) => facts.digitCluster() >= 9,
-  pattern: () => /(?<![\w.-])(?<secret>\d{3}([ -]?)\d{3}\2\d{3})(?![\w-]|\.\d)/dg,
+  // `sin` stands inside many words (`using`): the whole word, or the other names, first.
+  precheck: (facts) =>
+    facts.digitCluster() >= 9 &&
+    (facts.mayHaveWord("sin") || facts.mayHaveWord("nas") ||
+      facts.lower.includes("social insurance") || facts.lower.includes("assurance sociale")),
+  // A digit first, then the look back: a leading lookbehind made V8 try every offset.
+  pattern: () => /(?<secret>\d(?<![\w.-]\d)\d{2}([ -]?)\d{3}\2\d{3})(?![\w-]|\.\d)/dg,
   secretGroup: "secret",
   priority: 290,
   validators: [

@@ -2047,9 +2047,11 @@ export const nvsCsvPassword: Rule = {
   description: "Password or Wi-Fi PSK in an ESP-IDF NVS partition CSV row (psk,data,string,VALUE)",
   placeholder: "<PASSWORD>",
   keywords: [",data,string,"],
+  startsAtKeyword: true,
   pattern: () =>
     // A row may follow an escaped line break (`\\n`) in a command's JSON.
-    /(?:(?<=\\n)|(?<![\w.\\-]))(?<name>[\w.-]{1,40}),data,string,(?<secret>[^,\s\\"']{1,4000})/dg,
+    // Starts at the row's literal and looks back for its key: a leading class made V8 try every offset.
+    /,data,string,(?<=(?:(?<=\\n)|(?<![\w.\\-]))(?<name>[\w.-]{1,40}),data,string,)(?<secret>[^,\s\\"']{1,4000})/dg,
   secretGroup: "secret",
   priority: 450,
   validators: [
@@ -2071,6 +2073,18 @@ export const nvsCsvPassword: Rule = {
 };
 
 /** Words that name an app password (Google's, Apple's, Microsoft's) in the languages the prose rules read. */
+/** A word each of {@linkcode APP_PASSWORD_WORDS}' names holds. */
+const APP_PASSWORD_HINTS = [
+  "passwor",
+  "contrase",
+  "senha",
+  "mot de passe",
+  "mật khẩu",
+  "パスワード",
+  "密码",
+  "비밀번호",
+];
+
 const APP_PASSWORD_WORDS =
   /app(?:lication)?[ -]?(?:specific[ -])?passwor[dt]|app[ -]passwort|contrase(?:ñ|n)a de (?:aplicaci(?:ó|o)n|app)|senha (?:de|do) (?:app|aplicativo|aplicação)|mot de passe d'application|password (?:per le |dell')?app|mật khẩu (?:ứng dụng|app)|アプリ ?パスワード|应用专用密码|앱 비밀번호/i;
 
@@ -2094,8 +2108,20 @@ export const appPassword: Rule = {
   placeholder: "<PASSWORD>",
   // The CJK names hold a word the prose rules ask for already (`パスワード`, `密码`, `비밀번호`):
   // a keyword of a script byte pairs cannot rule out costs every long text a search.
-  keywords: ["app", "aplica", "passwort", "application", "ứng dụng", "パスワード", "密码", "비밀번호"],
-  precheck: (facts) => APP_PASSWORD_WORDS.test(facts.lower),
+  keywords: [
+    "app",
+    "aplica",
+    "passwort",
+    "application",
+    "ứng dụng",
+    "パスワード",
+    "密码",
+    "비밀번호",
+  ],
+  // Every name holds one of these words: the whole text is searched for the names only then.
+  precheck: (facts) =>
+    APP_PASSWORD_HINTS.some((word) => facts.lower.includes(word)) &&
+    APP_PASSWORD_WORDS.test(facts.lower),
   pattern: () =>
     /(?<![A-Za-z])(?<secret>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}|[a-z]{16})(?![A-Za-z])/dg,
   secretGroup: "secret",

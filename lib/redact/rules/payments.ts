@@ -162,6 +162,7 @@ export const mercadoPago: Rule = token({
   description: "Mercado Pago access token (APP_USR-… / TEST-…, digits, 32 hex, user id)",
   placeholder: "<MERCADOPAGO_TOKEN>",
   keywords: ["app_usr-", "test-"],
+  startsAtKeyword: true,
   pattern: () => /\b(?<![\w-])(?:APP_USR|TEST)-\d{10,20}-\d{6}-[0-9a-f]{32}-\d{6,12}(?![\w-])/dg,
   truePositives: [
     "access token de producción: APP_USR-5836952010328924-025886-4f66e8fd09a2373527013e712c3c73b3-350347730",
@@ -176,6 +177,7 @@ export const efiClientSecret: Rule = token({
   description: "Efí / Gerencianet client secret (Client_Secret_ and 40 hex digits)",
   placeholder: "<SECRET>",
   keywords: ["client_secret_"],
+  startsAtKeyword: true,
   pattern: () => /\b(?<![\w-])Client_Secret_[0-9a-f]{40}(?![\w-])/dg,
   truePositives: ["client_secret: Client_Secret_6fa9bac4a002397957a109e53f291673a6bfc774"],
   falsePositives: [

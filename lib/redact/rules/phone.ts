@@ -310,7 +310,19 @@ export const phoneNamed: Rule = {
   description:
     "Phone number as the value of a key that names a phone (JSON, YAML, assignments, markup)",
   placeholder: "<PHONE>",
-  keywords: ["phone", "mobile", "msisdn", "whatsapp", "telefon", "sdt", "dien"],
+  keywords: [
+    "phone",
+    "mobile",
+    "msisdn",
+    "cellphone",
+    "telephone",
+    "whatsapp",
+    "telefon",
+    "sdt",
+    "so_dien",
+    "sodien",
+  ],
+  startsAtKeyword: true,
   pattern: () =>
     new RegExp(
       // Starts at the word (a literal) and looks back for the name's head: a leading class made

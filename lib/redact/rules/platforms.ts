@@ -372,21 +372,40 @@ export const sapXsuaaSecret: Rule = token({
 });
 
 /**
- * Tableau's personal access token secret (`<base64>==:<32 characters>`),
- * FiveM's server licence key (`cfxk_…`) and a Steam game server login token
- * after `+sv_setsteamaccount`.
+ * Tableau's personal access token secret: `<22 base64>==:<32 characters>`.
+ * Starts at `==:` and looks back for the rest, which `secretFrom` then takes.
  */
-export const gameAndAnalyticsTokens: Rule = token({
-  id: "game_analytics_token",
-  description:
-    "Tableau personal access token secret, FiveM licence key (cfxk_), Steam game server token (+sv_setsteamaccount)",
+export const tableauPat: Rule = token({
+  id: "tableau_pat_secret",
+  description: "Tableau personal access token secret (base64==:32 characters)",
   placeholder: "<API_TOKEN>",
-  keywords: ["==:", "cfxk_", "sv_setsteamaccount"],
-  pattern: () =>
-    /(?<![\w+/])[A-Za-z0-9+/]{22}==:[A-Za-z0-9]{32}(?![\w+/])|\bcfxk_[A-Za-z0-9_]{20,60}(?![\w-])|(?<=\bsv_setsteamaccount[ \t]{1,4})[0-9A-F]{32}(?![\w-])/dg,
+  keywords: ["==:"],
+  startsAtKeyword: true,
+  pattern: () => /==:(?<=(?<![\w+/])(?<head>[A-Za-z0-9+/]{22})==:)[A-Za-z0-9]{32}(?![\w+/])/dg,
+  secretFrom: "head",
   validators: [notPlaceholder, minEntropy(3)],
   truePositives: [
     'TSC.PersonalAccessTokenAuth("refresh-bot", "d54Was6zmQfzQ7Cxx/NEAA==:b7VGYGCBdMoBoC9pvDPdUPIM2HIdq7fh")',
+  ],
+  falsePositives: ['TSC.PersonalAccessTokenAuth("bot", os.environ["TABLEAU_PAT"])'],
+});
+
+/** FiveM's server licence key (`cfxk_…`) and a Steam game server login token after `+sv_setsteamaccount`. */
+export const gameServerToken: Rule = token({
+  id: "game_server_token",
+  description: "FiveM licence key (cfxk_), Steam game server login token (+sv_setsteamaccount)",
+  placeholder: "<API_TOKEN>",
+  keywords: ["cfxk_", "sv_setsteamaccount"],
+  startsAtKeyword: true,
+  pattern: () =>
+    new RegExp(
+      "\\b(?<secret>cfxk_[A-Za-z0-9_]{20,60})(?![\\w-])" +
+        "|\\bsv_setsteamaccount[ \\t]{1,4}(?<secret>[0-9A-F]{32})(?![\\w-])",
+      "dg",
+    ),
+  secretGroup: "secret",
+  validators: [notPlaceholder, minEntropy(3)],
+  truePositives: [
     'sv_licenseKey "cfxk_n60hFnsLZmzAmbhMNwHm_ciDwet"',
     "./cs2 -dedicated +map de_ancient +sv_setsteamaccount 237FA602A0B883F99FD5BD29810040D8 -port 27015",
   ],
@@ -394,7 +413,8 @@ export const gameAndAnalyticsTokens: Rule = token({
 });
 
 export const platforms: Rule[] = [
-  gameAndAnalyticsTokens,
+  tableauPat,
+  gameServerToken,
   sapXsuaaSecret,
   schemaRegistryUserInfo,
   onePasswordSecretKey,

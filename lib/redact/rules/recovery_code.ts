@@ -17,8 +17,8 @@ import type { Rule } from "../_engine.ts";
 const RECOVERY_WORDS =
   /(?:recovery|backup|2fa|mfa|two-factor|one-time|scratch)[ _-](?:verification[ _-])?codes?|codes? de (?:r[ée]cup[ée]ration|secours|recupera[cç][aã]o|respaldo)|wiederherstellungscodes?|backup-codes?|mã (?:khôi phục|dự phòng)/i;
 
-/** A code alone on its line, or an item of a list: a dash, bullet or number may open it. */
-const CODE_LINE = "(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:[-*•]|\\d{1,2}[.)])?[ \\t]{0,4})";
+/** What opens a code's line: blanks, and a list's dash, bullet or number. */
+const CODE_LINE_START = "[ \\t]{0,8}(?:[-*•]|\\d{1,2}[.)])?[ \\t]{0,4}";
 
 /**
  * Whether the line before or after holds a code of the same shape with a
@@ -67,16 +67,19 @@ export const recoveryCode: Rule = {
     "mã khôi phục",
     "mã dự phòng",
   ],
-  precheck: (facts) => RECOVERY_WORDS.test(facts.lower),
+  // Every name above holds `code` or `mã `; the words themselves are looked for before each
+  // candidate only (a search of the whole text for them cost the prefix mix 1.5 ms a 256 KiB).
+  precheck: (facts) => facts.lower.includes("code") || facts.lower.includes("mã "),
+  // Each alternative starts at a line break or a digit, not at a lookbehind: that made V8 try
+  // every offset (the prefix mix).
   pattern: () =>
     new RegExp(
-      CODE_LINE +
-        // Nextcloud's and others' ten capitals and digits.
+      `(?:^|\\n|\\\\n)${CODE_LINE_START}` +
         "(?<secret>[a-z0-9]{4,6}-[a-z0-9]{4,6}|[A-Z0-9]{4,5}-[A-Z0-9]{4,5}(?:-[A-Z0-9]{4,5})?|\\d{4} ?\\d{4}|[A-Z0-9]{10})" +
         // Google prints two codes a line, each numbered in its downloaded file.
         "(?=[ \\t]*(?:\\r?\\n|\\\\n|$)|[ \\t]{2,8}(?:\\d{1,2}[.)][ \\t]{1,4})?\\d{4} ?\\d{4})" +
-        "|(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:\\d{1,2}[.)][ \\t]{1,4})?\\d{4} ?\\d{4}[ \\t]{2,8}(?:\\d{1,2}[.)][ \\t]{1,4})?)" +
-        "(?<secret>\\d{4} ?\\d{4})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))",
+        "|(?<secret>\\d{4} ?\\d{4})(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:\\d{1,2}[.)][ \\t]{1,4})?\\d{4} ?\\d{4}[ \\t]{2,8}(?:\\d{1,2}[.)][ \\t]{1,4})?\\d{4} ?\\d{4})" +
+        "(?=[ \\t]*(?:\\r?\\n|\\\\n|$))",
       "dg",
     ),
   secretGroup: "secret",

@@ -137,6 +137,7 @@ export const rtmpStreamKey: Rule = {
     "Stream key as the last part of an RTMP ingest URL (YouTube live2/, Twitch app/, live/)",
   placeholder: "<STREAM_KEY>",
   keywords: ["rtmp"],
+  startsAtKeyword: true,
   pattern: () =>
     /\brtmps?:\/\/[\w.-]{1,253}(?::\d{1,5})?\/(?:[\w.-]{1,40}\/){0,2}(?:live2?|app|stream)\/(?<secret>[\w-]{12,256})(?![\w\/-])/dg,
   secretGroup: "secret",

@@ -98,7 +98,7 @@ export const ssnValue: Rule = {
   startsAtKeyword: true,
   // Starts at the key (a literal), then looks back for what may stand before it.
   pattern: () =>
-    /(?:[Ss][Ss][Nn]|[Ss]ocial_?[Ss]ecurity(?:_?[Nn](?:o|umber))?|SOCIAL_?SECURITY(?:_?N(?:O|UMBER))?)(?<![A-Za-z](?:[Ss][Ss][Nn]|[Ss]ocial_?[Ss]ecurity(?:_?[Nn](?:o|umber))?|SOCIAL_?SECURITY(?:_?N(?:O|UMBER))?))\\{0,3}["']?[ \t]{0,4}(?:[:=]|\.{2,})[ \t]{0,4}\\{0,3}["']?(?<secret>\d{9})(?![\w-]|\.\d)/dg,
+    /(?:[Ss][Ss][Nn]|[Ss]ocial_?[Ss]ecurity(?:_?[Nn](?:o|umber))?|SOCIAL_?SECURITY(?:_?N(?:O|UMBER))?)(?<![A-Za-z](?:[Ss][Ss][Nn]|[Ss]ocial_?[Ss]ecurity(?:_?[Nn](?:o|umber))?|SOCIAL_?SECURITY(?:_?N(?:O|UMBER))?))\\{0,3}["']?[ \t]{0,4}(?:[:=]|\.{2,60})[ \t]{0,4}\\{0,3}["']?(?<secret>\d{9})(?![\w-]|\.\d)/dg,
   secretGroup: "secret",
   priority: 250,
   validators: [
