@@ -113,6 +113,26 @@ export interface IdColumns {
 }
 
 /**
+ * Why `[start, end)` stands in no id column of `kind`, or `undefined` when
+ * it does: a cell of such a column, or a value under its header in an
+ * aligned table. `what` names the id in the reasons (`an SSN`).
+ */
+export function idColumnProblem(
+  text: string,
+  start: number,
+  end: number,
+  kind: IdColumnKind,
+  what: string,
+): string | undefined {
+  const place = idColumnPlace(text, start, end, kind);
+  if (place === "id") return undefined;
+  if (place === "other") return `another column of a table with ${what} column`;
+  return underAlignedIdHeader(text, start, end, kind)
+    ? undefined
+    : `no ${what} named nearby, nor ${what} column`;
+}
+
+/**
  * Where `[start, end)` lies among the id columns of `kind` in `text` (see
  * the module comment for the shapes read): `"id"` inside a cell of one,
  * `"other"` in another column of a table that has one, `undefined` outside

@@ -20,6 +20,10 @@ import {
   notPlaceholder,
 } from "../_validators.ts";
 
+/** What a session cookie's name holds, in any case: `sess`, `sid`, `token`, `auth`, `jwt`, `remember`. */
+const SESSION_NAME_WORD =
+  "(?:[Ss][Ee][Ss][Ss]|[Ss][Ii][Dd]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Uu][Tt][Hh]|[Jj][Ww][Tt]|[Rr]emember)";
+
 /** The first session cookie of a `Cookie:` or `Set-Cookie:` header. */
 export const sessionCookie: Rule = {
   id: "session_cookie",
@@ -35,7 +39,7 @@ export const sessionCookie: Rule = {
       // (RFC 6265), so text of repeated headers is read once.
       "[Cc]ookie:(?<=(?<![\\w-])(?:[Ss]et-)?[Cc]ookie:)[ \\t]*" +
         "(?:[\\w.!#$%&'*+^`|~-]{1,64}=[^;\\s\",\\\\]{0,400};[ \\t]?){0,20}?" +
-        "(?<name>[\\w.-]{0,40}?(?:[Ss][Ee][Ss][Ss]|[Ss][Ii][Dd]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Uu][Tt][Hh]|[Jj][Ww][Tt]|[Rr]emember)[\\w.-]{0,20})" +
+        `(?<name>[\\w.-]{0,40}?${SESSION_NAME_WORD}[\\w.-]{0,20})` +
         '=(?<secret>[^;\\s",\\\\]{16,4096})',
       "dg",
     ),
@@ -67,7 +71,7 @@ export const cookieJarSession: Rule = {
     new RegExp(
       // Starts at the expiry (digits between tabs) and looks back for the fields before it.
       "\\t\\d{1,12}\\t(?<=\\t(?:TRUE|FALSE)\\t[^\\t\\n]{1,400}\\t(?:TRUE|FALSE)\\t\\d{1,12}\\t)" +
-        "(?<name>[^\\t\\n]{0,60}?(?:[Ss][Ee][Ss][Ss]|[Ss][Ii][Dd]|[Tt][Oo][Kk][Ee][Nn]|[Aa][Uu][Tt][Hh]|[Jj][Ww][Tt]|[Rr]emember)[^\\t\\n]{0,80})" +
+        `(?<name>[^\\t\\n]{0,60}?${SESSION_NAME_WORD}[^\\t\\n]{0,80})` +
         "\\t(?<secret>[^\\t\\s]{16,4096})",
       "dg",
     ),

@@ -8,7 +8,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { idColumnKind, idColumnPlace, underAlignedIdHeader } from "./_id_columns.ts";
+import { idColumnKind, idColumnProblem } from "./_id_columns.ts";
 import { lineBefore, luhnValid } from "../_validators.ts";
 
 /** Whether the 11 digits of a CPF carry their two check digits. */
@@ -75,12 +75,7 @@ function sinContext(c: Candidate): string | undefined {
   ) {
     return undefined;
   }
-  const place = idColumnPlace(c.text, c.start, c.end, SIN_COLUMN);
-  if (place === "id") return undefined;
-  if (place === "other") return "another column of a table with a SIN column";
-  return underAlignedIdHeader(c.text, c.start, c.end, SIN_COLUMN)
-    ? undefined
-    : "no SIN named nearby, nor a SIN column";
+  return idColumnProblem(c.text, c.start, c.end, SIN_COLUMN, "a SIN");
 }
 
 /** Canada's social insurance number. */

@@ -11,7 +11,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { idColumnPlace, SSN_COLUMN, underAlignedIdHeader } from "./_id_columns.ts";
+import { idColumnProblem, SSN_COLUMN } from "./_id_columns.ts";
 
 /** Why `value` cannot be an SSN, or `undefined` when its structure is valid. */
 export function ssnProblem(value: string): string | undefined {
@@ -43,12 +43,7 @@ function ssnContext(c: Candidate): string | undefined {
   if (/(?:^|[\n\r])PID\|[^\n\r]*$/.test(c.text.slice(Math.max(0, c.start - 1000), c.start))) {
     return undefined;
   }
-  const place = idColumnPlace(c.text, c.start, c.end, SSN_COLUMN);
-  if (place === "id") return undefined;
-  if (place === "other") return "another column of a table with an SSN column";
-  return underAlignedIdHeader(c.text, c.start, c.end, SSN_COLUMN)
-    ? undefined
-    : "no SSN context within 160 characters, nor an SSN column";
+  return idColumnProblem(c.text, c.start, c.end, SSN_COLUMN, "an SSN");
 }
 
 /** `AAA-GG-SSSS` with SSN context. */
