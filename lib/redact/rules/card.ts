@@ -130,11 +130,11 @@ export const cardSecurityCode: Rule = {
   placeholder: "<CVV>",
   keywords: ["cvv", "cvc", "csc", "cid", "security", "card"],
   startsAtKeyword: true,
-  // The short names as whole words, or the others' words, before the text is searched for them.
+  // A card number in the text, or the two names a code is mostly given under: asked before the
+  // six keywords are looked for.
+  precheckFirst: true,
   precheck: (facts) =>
-    ["cvv", "cvc", "csc", "cid"].some((word) => facts.mayHaveWord(word)) ||
-    (facts.lower.includes("code") && /security.?code|card.?code/.test(facts.lower)) ||
-    (facts.lower.includes("card") && /card.?(?:verif|security)/.test(facts.lower)),
+    facts.digitCluster() >= 13 || facts.lower.includes("cvv") || facts.lower.includes("cvc"),
   pattern: () =>
     new RegExp(
       // Starts at the name (a leading lookbehind made V8 try every offset); `notInAWord` looks back.

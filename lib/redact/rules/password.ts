@@ -1320,9 +1320,10 @@ function mayRunPasswordCommand(lower: string): boolean {
     lower.includes("ldappasswd") || lower.includes("ipmitool") || lower.includes("doveadm") ||
     lower.includes("keystore") || lower.includes("steamcmd") || lower.includes("hdbuserstore") ||
     lower.includes("sapcontrol") || lower.includes("connect to") ||
-    (lower.includes("echo") && /vault_pass|passw(?:or)?d|\.pass/.test(lower)) ||
-    ((lower.includes("altuser") || lower.includes("adduser") || /\bal?u\b/.test(lower)) &&
-      (lower.includes("password(") || lower.includes("phrase("))) ||
+    (lower.includes("echo") &&
+      (lower.includes("vault_pass") || lower.includes("passw") || lower.includes(".pass"))) ||
+    ((lower.includes("password(") || lower.includes("phrase(")) &&
+      (lower.includes("altuser") || lower.includes("adduser") || /\bal?u\b/.test(lower))) ||
     (lower.includes("connect(") && lower.includes("t3")) ||
     (/\bhttps? /.test(lower) && (lower.includes(" -a ") || lower.includes("--auth")));
 }

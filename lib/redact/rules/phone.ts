@@ -323,6 +323,10 @@ export const phoneNamed: Rule = {
     "sodien",
   ],
   startsAtKeyword: true,
+  // A number of 8 digits or more, joined by at most two separators, is in the text: asked
+  // first, once for every phone rule, before ten keywords are looked for.
+  precheckFirst: true,
+  precheck: (facts) => facts.digitCluster() >= 8,
   pattern: () =>
     new RegExp(
       // Starts at the word (a literal) and looks back for the name's head: a leading class made
