@@ -282,7 +282,11 @@ function mayHaveWordIn(text: string, lower: string, word: string): boolean {
   return false;
 }
 
-function longestDigitCluster(text: string): number {
+/**
+ * Digits in the longest cluster of `text` (see {@linkcode TextFacts.digitCluster}),
+ * for a validator, which sees the text but not its facts.
+ */
+export function longestDigitCluster(text: string): number {
   let best = 0;
   // 8 to 13 digits joined by at most two separators; bounded, so linear.
   const cluster = /\d(?:[ .()-]{0,2}\d){7}(?:[ .()-]{0,2}\d){0,5}/g;

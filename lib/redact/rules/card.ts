@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Candidate, Rule } from "../_engine.ts";
+import { type Candidate, longestDigitCluster, type Rule } from "../_engine.ts";
 import {
   followsDigitGroups,
   inWordList,
@@ -110,9 +110,7 @@ export const card: Rule = {
 };
 
 /** Whether a text holds a card number's digits (grouped or not); asked once per text. */
-const holdsCardNumber = perText((text) =>
-  /\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{1,4}|\d{4}[ -]?\d{6}[ -]?\d{5}/.test(text)
-);
+const holdsCardNumber = perText((text) => longestDigitCluster(text) >= 13);
 
 /** The names of a card's security code, in any case (`cvv`, `CVC2`, `securityCode`, `card_code`). */
 const SECURITY_CODE_NAME =
