@@ -31,3 +31,9 @@ Deno.test("hook/dist/hook.js carries no rule samples or descriptions (the hook n
   }
   assert.ok(text.includes('placeholder:"<GH_PAT>"'), "the rules themselves are there");
 });
+
+Deno.test("hook/dist/hook.js is ASCII, so Deno hands it to V8 without a UTF-16 copy", async () => {
+  const text = await Deno.readTextFile(DEFAULT_HOOK_SCRIPT);
+  const at = text.search(/[\u0080-\uffff]/);
+  assert.equal(at, -1, `a non-ASCII character at offset ${at}`);
+});

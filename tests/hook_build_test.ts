@@ -1,18 +1,20 @@
 /**
- * The hook build's eager-compile rewrite keeps what a module does and
- * parenthesises every function V8 would otherwise compile at first call.
+ * The hook build's rewrites keep what a module does: the eager-compile one
+ * parenthesises every function V8 would otherwise compile at first call, the
+ * ASCII one escapes every other character where an escape means the same.
  *
  * @module
  */
 
 import assert from "node:assert/strict";
-import { dropRuleSamples, functionsThatRun, markEager } from "../hook/build.ts";
+import { dropRuleSamples, escapeNonAscii, functionsThatRun, markEager } from "../hook/build.ts";
 
 /** Runs a module's text and returns what it left in `globalThis.result`. */
 async function evaluate(source: string): Promise<unknown> {
   const key = `result${crypto.randomUUID().replaceAll("-", "")}`;
   const text = source.replaceAll("globalThis.result", `globalThis.${key}`);
-  await import(`data:text/javascript;base64,${btoa(text)}`);
+  const utf8 = String.fromCharCode(...new TextEncoder().encode(text));
+  await import(`data:text/javascript;base64,${btoa(utf8)}`);
   return (globalThis as Record<string, unknown>)[key];
 }
 
@@ -101,4 +103,37 @@ Deno.test("dropRuleSamples: rules lose only their review fields; other objects k
     "description,truePositives,placeholder",
   ]);
   assert.ok(!dropped.includes("a1") && !dropped.includes('"A key"'));
+});
+
+const NON_ASCII = String.raw`
+const words = ["mật khẩu", "パスワード", "emoji 🔑"];
+const flags = [/mật khẩu/i, /contrase(?:ñ|n)a/, /[à-ÿ]+/g, /\ñ/, /🔑/u, /[🔑]/u];
+const probes = ["MẬT KHẨU", "mật khẩu", "contraseña", "déjà vu", "ñ", "🔑"];
+globalThis.result = [
+  words,
+  ${"`"}ä${"$"}{words[0]}ö${"`"},
+  flags.map((re) => probes.map((p) => { re.lastIndex = 0; return re.test(p); })),
+  flags.map((re) => re.flags),
+];
+`;
+
+Deno.test("escapeNonAscii: the escaped module is ASCII and computes exactly what the original did", async () => {
+  const escaped = escapeNonAscii(NON_ASCII);
+  assert.doesNotMatch(escaped, /[\u0080-\uffff]/);
+  assert.deepEqual(await evaluate(escaped), await evaluate(NON_ASCII));
+  const [words, , matches] = await evaluate(NON_ASCII) as [string[], string, boolean[][]];
+  assert.deepEqual(words, ["mật khẩu", "パスワード", "emoji 🔑"]);
+  assert.deepEqual(
+    matches[0],
+    [true, true, false, false, false, false],
+    "the i flag still folds ậ",
+  );
+  assert.ok(escaped.includes(String.raw`/\u00f1/`), "an escaped ñ loses its backslash");
+  assert.equal(escapeNonAscii("const a = 1;"), "const a = 1;");
+});
+
+Deno.test("escapeNonAscii: refuses what an escape would change or cannot reach", () => {
+  assert.throws(() => escapeNonAscii("const tag = String.raw`ñ`;"), /offset 23 outside a string/);
+  assert.throws(() => escapeNonAscii("const ñ = 1;"), /offset 6 outside/);
+  assert.throws(() => escapeNonAscii("const a = 1; // ñ"), /offset 16 outside/);
 });
