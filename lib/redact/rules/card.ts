@@ -170,3 +170,59 @@ export const cardSecurityCode: Rule = {
     '<input name="cvc" maxlength="4" placeholder="CVC">',
   ],
 };
+
+/** What a gap between `PIN` and its digits may not hold: words about a PIN, not a PIN. */
+const PIN_SPEC_WORDS =
+  /\b(?:length|digits?|attempts?|retr\w*|tries|count|max\w*|min\w*|until|since|expir\w*|valid\w*|years?|dates?)\b/i;
+
+/**
+ * A PIN given in words: `PIN is 4821`, `POS admin PIN (Sapo terminal): 777718`,
+ * `el PIN … es 2287`, `mã PIN là 1234`. Only the capitalised `PIN`, so that a
+ * board's pins stay (`pin 13`), and never `PIN 4`, a pin's number; the words
+ * between stay in one sentence and name no length, count or date.
+ */
+export const pinCode: Rule = {
+  id: "pin_code",
+  description:
+    "A PIN said in words (`PIN is 4821`, `admin PIN (POS): 777718`), 4 to 8 digits, in one sentence with the capitalised word",
+  placeholder: "<PIN>",
+  keywords: ["pin"],
+  startsAtKeyword: true,
+  precheckFirst: true,
+  precheck: (facts) => facts.text.includes("PIN"),
+  pattern: () =>
+    /PIN(?![A-Za-z]|[ \t]*#?\d)(?<gap>(?:[^\n.!?]|[.!?](?=\S)){0,80}?)(?:(?<![A-Za-z])(?:is|es|est|ist|lautet|é|là)(?![A-Za-z])|[:=])[ \t]*["']?(?<secret>\d{4,8})(?![\d.,/-]?\d)/dg,
+  secretGroup: "secret",
+  priority: 300,
+  validators: [
+    notPlaceholder,
+    function notInAWord(c) {
+      return isAsciiLetter(c.text.charCodeAt(c.matchStart - 1)) ? "inside a word" : undefined;
+    },
+    function saysAPin(c) {
+      return PIN_SPEC_WORDS.test(c.groups["gap"] ?? "")
+        ? "words about a PIN, not a PIN"
+        : undefined;
+    },
+    function notASampleRun(c) {
+      return /^(\d)\1+$/.test(c.secret) || "0123456789".includes(c.secret)
+        ? "a run of one digit or counting digits"
+        : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "[ops-bridge] 14:02 sam.k: for the vendor card, PIN is 4821, don't write it anywhere else",
+    "- POS admin PIN (Sapo terminal, needed for refunds over 2tr): 777718",
+    "el PIN que pide el terminal de supervisor para anular operaciones es 2287.",
+    "SIM PIN: 7390, PUK: 51938274",
+  ],
+  falsePositives: [
+    "Connect the sensor to PIN 4 = 1500 ms pulse",
+    "PIN length: 6 digits, max attempts: 3",
+    "Enter your PIN: 1234",
+    "the PIN expires on: 2025",
+    "spinning at: 1200 rpm",
+    "PIN. The order number is 48213",
+  ],
+};

@@ -1023,6 +1023,49 @@ export const secretNextLine: Rule = {
 };
 
 /**
+ * A secret on its key's line after blanks only, in configs written `Name
+ * Value` (Fluent Bit, Apache, dovecot, Squid): `apikey   cfb0…`. The line
+ * holds the two and nothing else; the name must say secret and the value
+ * read as one, as under any other key.
+ */
+export const secretConfigLine: Rule = {
+  id: "secret_config_line",
+  description:
+    "Secret on its key's line, after blanks only, in configs written `Name  Value` (Fluent Bit, Apache, dovecot)",
+  placeholder: "<SECRET>",
+  keywords: NAME_WORDS,
+  pattern: () =>
+    /(?:^|\n)[ \t]{0,40}(?<name>[A-Za-z_][\w.-]{0,80})[ \t]+(?<secret>[^\s"'`#=:,;()[\]{}<>]{7,4093}[\w~/+-])[ \t]*(?=\r?\n|$)/dg,
+  secretGroup: "secret",
+  priority: 395,
+  validators: [
+    ...NAMED_VALUE_CHECKS,
+    function mixedNotAnId(c) {
+      // A listing's columns (`erp-db-password   1718091234567`, `grafana-oauth  <uuid>`) name
+      // secrets and give times or ids.
+      if (!/[A-Za-z]/.test(c.secret) || !/\d/.test(c.secret)) return "not letters and digits";
+      return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(c.secret)
+        ? "a UUID in a listing"
+        : undefined;
+    },
+  ],
+  allowlist: PUBLISHABLE_KEYS,
+  truePositives: [
+    "[OUTPUT]\n    Name            datadog\n    apikey          cfb082fd3479d0cee752ca45fa27f5c1\n",
+    "<Exporter>\n    ApiKey          9f2c4e1a7b3d5f6e8a0c2b4d6f8e1a3c\n",
+  ],
+  falsePositives: [
+    "token expired\n",
+    "    apikey          ${DD_API_KEY}\n",
+    "secret_key YOUR_SECRET_KEY_HERE\n",
+    "password required\n",
+    "api_key_header X-Api-Key\n",
+    "erp-db-password             1718091234567\n",
+    "grafana-oauth  b4a6027b-22ea-472d-a41a-01382e1c1a6d\n",
+  ],
+};
+
+/**
  * WordPress's keys and salts in `wp-config.php` (`define( 'AUTH_SALT', '…' )`):
  * they sign every login cookie. A salt's name says it is about a secret
  * elsewhere; here it is one.

@@ -11,7 +11,7 @@ import { aws } from "./aws.ts";
 import { azure } from "./azure.ts";
 import { basicAuth } from "./basic_auth.ts";
 import { bearer } from "./bearer.ts";
-import { card, cardSecurityCode } from "./card.ts";
+import { card, cardSecurityCode, pinCode } from "./card.ts";
 import { cccd } from "./cccd.ts";
 import { cookieJarSession, erlangCookie, savedCookie, sessionCookie, sessionId } from "./cookie.ts";
 import { email } from "./email.ts";
@@ -31,6 +31,7 @@ import {
   genericKeySaid,
   genericKeyTable,
   licenceSerial,
+  secretConfigLine,
   secretList,
   secretNextLine,
   secretSetInProse,
@@ -120,6 +121,7 @@ export const RULES: readonly Rule[] = [
   travisSecure,
   card,
   cardSecurityCode,
+  pinCode,
   iban,
   cccd,
   ssn,
@@ -135,6 +137,7 @@ export const RULES: readonly Rule[] = [
   defineSecret,
   licenceSerial,
   secretList,
+  secretConfigLine,
   secretNextLine,
   wordpressKeys,
   recoveryCode,
