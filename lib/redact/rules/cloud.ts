@@ -3,7 +3,7 @@
  * Vercel, Databricks, Cloudflare (API tokens and origin CA keys), Heroku, Fly.io, Netlify,
  * Alibaba, Azure AD client secrets, Doppler, HashiCorp Vault and Terraform
  * Cloud, Pulumi, Yandex Cloud, Tailscale, PlanetScale, Supabase, Neon, Deno
- * Deploy, Render and 1Password service accounts. Tokens of these vendors
+ * Deploy, Render and 1Password service accounts, and Backblaze B2 key ids. Tokens of these vendors
  * without a prefix (a Cloudflare API token, a legacy Heroku key) are found
  * by the context rules (`generic_api_key`).
  *
@@ -363,7 +363,40 @@ export const confluentApiKey: Rule = {
 };
 
 /** The cloud family. */
+/**
+ * Backblaze B2 application key ids: `00` and the account's 10 hex digits,
+ * zeros, and the key's number. An id alone is not the key, but with it the
+ * key is all a thief needs, as with an AWS access key id. Under a B2 name or
+ * in a `b2://id:key@bucket` URL.
+ */
+export const backblazeKeyId: Rule = token({
+  id: "backblaze_key_id",
+  description:
+    "Backblaze B2 application key id (00 + account + zeros + number) under a B2 name or in a b2:// URL",
+  placeholder: "<BACKBLAZE_KEY_ID>",
+  keywords: ["b2_", "b2://"],
+  pattern: () =>
+    /(?:(?<![\w-])B2_(?:ACCOUNT_ID|APPLICATION_KEY_ID|KEY_ID)[ \t]*[=:][ \t]*["']?|(?<![\w-])b2:\/\/)(?<secret>00[0-9a-f]{10,13}?0{5,}[0-9a-f]{1,6})(?![\w-])/dgi,
+  secretGroup: "secret",
+  // Its zeros are the format, not a placeholder: the account's digits must vary instead.
+  validators: [
+    function accountVaries(c) {
+      return new Set(c.secret.slice(2, 12)).size >= 5 ? undefined : "an account of few digits";
+    },
+  ],
+  truePositives: [
+    "export B2_ACCOUNT_ID=0053f22d433b4580000000004",
+    "duplicity /home b2://00c6253ea9630000000003:K000fKv5xZXKqpUTYmAqnZB5vKJf9eI@acme-dup-home/srv01",
+  ],
+  falsePositives: [
+    "B2_ACCOUNT_ID=${B2_ACCOUNT_ID}",
+    "b2://my-bucket/backups",
+    "B2_KEY_ID=0000000000000000000001",
+  ],
+});
+
 export const cloud: Rule[] = [
+  backblazeKeyId,
   confluentApiKey,
   digitalocean,
   vercel,
