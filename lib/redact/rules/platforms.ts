@@ -6,7 +6,7 @@
  * Adobe client secrets, 42 (Intra) client secrets, Defined Networking keys,
  * Mailgun webhook signing keys, Sidekiq Enterprise credentials, crates.io
  * and StackHawk tokens, Amazon MWS auth tokens, Salesforce access tokens,
- * ClickUp, PostHog and Honeycomb keys, SAP BTP XSUAA client secrets.
+ * ClickUp, PostHog and Honeycomb keys, SAP BTP XSUAA client secrets, Tuya local keys.
  *
  * @module
  */
@@ -412,7 +412,41 @@ export const gameServerToken: Rule = token({
   falsePositives: ['sv_licenseKey "changeme"', "+sv_setsteamaccount $GSLT_TOKEN"],
 });
 
+/**
+ * A Tuya device's local key: 16 printable characters that encrypt the
+ * device's LAN protocol, as tinytuya's wizard and Home Assistant's local
+ * integrations print them (`"key": "TTb~Gpv.YmfkQRjO"`, `local_key: …`),
+ * in a text that names Tuya.
+ */
+export const tuyaLocalKey: Rule = token({
+  id: "tuya_local_key",
+  description:
+    "Tuya device local key (16 printable characters) under `key` or `local_key`, in a text naming Tuya",
+  placeholder: "<TUYA_KEY>",
+  keywords: ["tuya"],
+  pattern: () =>
+    /(?:"(?:local_?key|key)"|(?<![\w-])local_?key)[ \t]*[:=][ \t]*(?<quote>["']?)(?<secret>[!-~]{16})\k<quote>(?=[\s,;}\]]|$)/dgi,
+  secretGroup: "secret",
+  validators: [
+    notPlaceholder,
+    minEntropy(3),
+    function threeKinds(c) {
+      const kinds = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z\d]/].filter((kind) => kind.test(c.secret));
+      return kinds.length >= 3 ? undefined : "fewer than three kinds of character";
+    },
+  ],
+  truePositives: [
+    'tinytuya wizard:\n  {\n    "name": "Dehumidifier",\n    "id": "bf9vygab8kje7gqxwkygdw",\n    "key": "Wq~Hxm.RbtkPZnYe",\n    "mac": "11:40:3e:f6:34:e2"\n  }',
+    "# tuya local\nlocal_key: 4f&Kq9!zR2mXw8Lp",
+  ],
+  falsePositives: [
+    'tuya devices.json: "key": "YOUR_LOCAL_KEY_HERE"',
+    'tuya: "key": "abcdefghijklmnop"',
+  ],
+});
+
 export const platforms: Rule[] = [
+  tuyaLocalKey,
   tableauPat,
   gameServerToken,
   sapXsuaaSecret,
