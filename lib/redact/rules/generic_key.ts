@@ -1066,6 +1066,33 @@ export const secretConfigLine: Rule = {
 };
 
 /**
+ * A secret in a key/value listing that names both (`key: auth.refreshToken
+ * value: hC2T…`): browser storage as DevTools or a test harness prints it,
+ * Consul and etcd dumps. The key must say secret, the value read as one.
+ */
+export const secretKeyValueListing: Rule = {
+  id: "secret_key_value_listing",
+  description:
+    "Secret in a key/value listing (`key: auth.refreshToken  value: …`): browser storage dumps, Consul and etcd listings",
+  placeholder: "<SECRET>",
+  keywords: ["value:"],
+  precheck: (facts) => facts.lower.includes("key:"),
+  pattern: () =>
+    /(?<![\w-])key:[ \t]*(?<name>[A-Za-z_][\w.-]{0,80})[ \t,]+value:[ \t]*(?<secret>[^\s"',;]{8,4094})/dgi,
+  secretGroup: "secret",
+  priority: 395,
+  validators: NAMED_VALUE_CHECKS,
+  allowlist: PUBLISHABLE_KEYS,
+  truePositives: [
+    "key: auth.refreshToken  value: Tq8zR2mVt5Lx9Kp3Hd7cJf4GnB6wY1sE-aZ0uQ\nkey: ui.theme  value: dark",
+  ],
+  falsePositives: [
+    "key: ui.sidebar  value: collapsed",
+    "key: auth.tokenExpiry  value: 2024-07-01T10:00:00Z",
+  ],
+};
+
+/**
  * WordPress's keys and salts in `wp-config.php` (`define( 'AUTH_SALT', '…' )`):
  * they sign every login cookie. A salt's name says it is about a secret
  * elsewhere; here it is one.
