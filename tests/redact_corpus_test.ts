@@ -110,6 +110,10 @@ const HELD_OUT = [
   "heldout_sessions59_sealed.jsonl",
   "heldout_sessions60_sealed.jsonl",
   "heldout_sessions61_sealed.jsonl",
+  "heldout_sessions62_sealed.jsonl",
+  "heldout_sessions63_sealed.jsonl",
+  "heldout_sessions64_sealed.jsonl",
+  "heldout_sessions65_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -173,14 +177,18 @@ const HELD_OUT = [
   "heldout_sessions59_probe.jsonl",
   "heldout_sessions60_probe.jsonl",
   "heldout_sessions61_probe.jsonl",
+  "heldout_sessions62_probe.jsonl",
+  "heldout_sessions63_probe.jsonl",
+  "heldout_sessions64_probe.jsonl",
+  "heldout_sessions65_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
   Deno.test(`the held-out corpus ${name} is scored and reported (never tuned on)`, async () => {
     const score = scoreRedactText(await loadCorpus(new URL(name, CORPUS)));
     console.log(formatScore(name, score));
-    // Sessions 17's and 18's halves are 55 cases each: 45 to 110 secrets, 9 to 20 firm negatives.
-    assert.ok(score.secrets >= 45 && score.firmNegatives >= 9, formatScore(name, score));
+    // Sessions 17's to 19's halves are 55 cases each: 40 to 110 secrets, 9 to 28 firm negatives.
+    assert.ok(score.secrets >= 40 && score.firmNegatives >= 9, formatScore(name, score));
   });
 }
 
