@@ -360,6 +360,10 @@ function placeholderProblemOf(value: string): string | undefined {
   if (isInterleavedCount(value) && !isAscendingRuns(value)) {
     return "letters and digits counted in turn";
   }
+  // RFC 6070's `passwordPASSWORDpassword` and `saltSALTsalt…`: one short word over and over.
+  if (value.length >= 8 && /^([a-z]{2,8})\1+$/.test(value.toLowerCase())) {
+    return "one word repeated";
+  }
   // THC Hydra's `^USER^` and `^PASS^`: where each guess goes.
   if (/^\^[A-Z]{3,8}\^(?:$|[:&])/.test(value)) return "a tool's placeholder";
   if (plainlyNotPlaceholder(value)) return undefined;

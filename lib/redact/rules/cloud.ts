@@ -376,7 +376,7 @@ export const backblazeKeyId: Rule = token({
   placeholder: "<BACKBLAZE_KEY_ID>",
   keywords: ["b2_", "b2://"],
   pattern: () =>
-    /(?:(?<![\w-])B2_(?:ACCOUNT_ID|APPLICATION_KEY_ID|KEY_ID)[ \t]*[=:][ \t]*["']?|(?<![\w-])b2:\/\/)(?<secret>00[0-9a-f]{10,13}?0{5,}[0-9a-f]{1,6})(?![\w-])/dgi,
+    /(?:(?<![\w-])B2_(?:ACCOUNT_ID|APPLICATION_KEY_ID|KEY_ID)[ \t]*[=:][ \t]*["']?|(?<![\w-])b2:\/\/)(?<secret>00[0-9a-f]{10,13}?0{5,12}[0-9a-f]{1,6})(?![\w-])/dgi,
   secretGroup: "secret",
   // Its zeros are the format, not a placeholder: the account's digits must vary instead.
   validators: [

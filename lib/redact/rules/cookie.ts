@@ -58,6 +58,41 @@ export const sessionCookie: Rule = {
 };
 
 /**
+ * A session cookie of a framework that names it, written `name=value`
+ * anywhere, not only in a header: a test's `'connect.sid=s%3A…'`, curl's
+ * `-b 'PHPSESSID=…'`, `document.cookie = 'sessionid=…'`.
+ */
+export const namedSessionCookie: Rule = {
+  id: "named_session_cookie",
+  metricLabel: "session_cookie",
+  description:
+    "Session cookie of a framework that names it (connect.sid, PHPSESSID, JSESSIONID, ASP.NET_SessionId, laravel_session, sessionid, _app_session) as name=value",
+  placeholder: "<SESSION>",
+  keywords: [
+    "connect.sid",
+    "phpsessid",
+    "jsessionid",
+    "asp.net_sessionid",
+    "sessionid=",
+    "_session=",
+  ],
+  pattern: () =>
+    /(?<![\w.-])(?<name>connect\.sid|PHPSESSID|JSESSIONID|ASP\.NET_SessionId|laravel_session|sessionid|_[a-z]{2,30}_session)=(?<secret>[^;\s"',\\]{16,4096})/dg,
+  secretGroup: "secret",
+  priority: 420,
+  validators: [notPlaceholder, minEntropy(3.5)],
+  allowlist: [],
+  truePositives: [
+    "const ADMIN = 'connect.sid=s%3AQm7ZJFGmzyZI_AQmXBuJp65g527bR1GZ3.ky6hxP9qtHbuSooYPkosU1xxhkdaLw0SNNcdaO4sm3r';",
+    "curl -s -b 'PHPSESSID=9k2m7q4x1v8n3b6c5z0lrt2p' https://intranet.example/admin/",
+  ],
+  falsePositives: [
+    "curl -b 'PHPSESSID=${SESSION}' https://intranet.example/",
+    "the cookie is named connect.sid=<value> by default",
+  ],
+};
+
+/**
  * A session cookie in a Netscape cookie jar (curl's `-c`/`-b` file, wget's,
  * yt-dlp's): seven fields a line, split by tabs, the name and value last.
  */

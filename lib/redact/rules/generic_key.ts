@@ -20,6 +20,7 @@ import {
   notConfigWord,
 } from "./password.ts";
 import {
+  charClasses,
   hasBothCasesAndDigit,
   hasDigitAndLetter,
   headAndName,
@@ -1089,6 +1090,46 @@ export const secretKeyValueListing: Rule = {
   falsePositives: [
     "key: ui.sidebar  value: collapsed",
     "key: auth.tokenExpiry  value: 2024-07-01T10:00:00Z",
+  ],
+};
+
+/**
+ * A password or token printed alone on the line under a heading that names
+ * it, as setup tools print a generated one: Elasticsearch's `Password for
+ * the elastic user (reset with …):` then the password indented below, its
+ * `Enrollment token for Kibana …:` then the token. The heading is prose
+ * (a blank inside it); a YAML key is `secret_next_line`'s.
+ */
+export const secretUnderHeading: Rule = {
+  id: "secret_under_heading",
+  description:
+    "Password or token alone on the line under a prose heading that names it (`Password for the elastic user …:`)",
+  placeholder: "<SECRET>",
+  keywords: ["password", "passphrase", "token", "secret"],
+  precheck: (facts) => facts.text.includes(":\n") || facts.text.includes(":\r\n"),
+  pattern: () =>
+    /(?<name>password|passphrase|token|secret)(?<head>[^\n:]{0,120}) ?:[ \t]*\r?\n[ \t]{0,16}(?<secret>[^\s]{8,2000})[ \t]*(?=\r?\n|$)/dgi,
+  secretGroup: "secret",
+  priority: 390,
+  validators: [
+    function proseHeading(c) {
+      return /\s/.test(c.groups["head"] ?? "") ? undefined : "a key, not a heading";
+    },
+    notPlaceholder,
+    function looksGenerated(c) {
+      if (c.secret.endsWith(":")) return "another heading";
+      if (charClasses(c.secret) < 3) return "fewer than three kinds of character";
+      return passwordShapeProblem(c.secret);
+    },
+  ],
+  allowlist: PUBLISHABLE_KEYS,
+  truePositives: [
+    "ℹ️  Password for the elastic user (reset with `bin/elasticsearch-reset-password -u elastic`):\n  q*Xd4=vR_9kLm+Ye2pWz\n\nℹ️  HTTP CA certificate SHA-256 fingerprint:\n  4c1f…",
+  ],
+  falsePositives: [
+    "Password requirements for new accounts:\n  minimum\n",
+    "API token for the deploy bot (masked):\n  ********\n",
+    "Secret scanning alerts for this repo:\n  none\n",
   ],
 };
 

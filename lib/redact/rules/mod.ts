@@ -13,7 +13,14 @@ import { basicAuth } from "./basic_auth.ts";
 import { bearer } from "./bearer.ts";
 import { card, cardSecurityCode, pinCode } from "./card.ts";
 import { cccd } from "./cccd.ts";
-import { cookieJarSession, erlangCookie, savedCookie, sessionCookie, sessionId } from "./cookie.ts";
+import {
+  cookieJarSession,
+  erlangCookie,
+  namedSessionCookie,
+  savedCookie,
+  sessionCookie,
+  sessionId,
+} from "./cookie.ts";
 import { email } from "./email.ts";
 import { network } from "./network.ts";
 import { brazilCpf, canadaSin } from "./national_id.ts";
@@ -36,6 +43,7 @@ import {
   secretList,
   secretNextLine,
   secretSetInProse,
+  secretUnderHeading,
   sqlAliasSecret,
   wordpressKeys,
 } from "./generic_key.ts";
@@ -57,6 +65,7 @@ import { password } from "./password.ts";
 import { phone } from "./phone.ts";
 import {
   borgKey,
+  jwkPrivateMember,
   minisignSecretKey,
   privateKey,
   privateKeyBase64,
@@ -81,6 +90,7 @@ import { kubernetesSecret } from "./kubernetes.ts";
 export const RULES: readonly Rule[] = [
   privateSpan,
   privateKey,
+  jwkPrivateMember,
   privateKeyBase64,
   ...anthropic,
   openai,
@@ -106,6 +116,7 @@ export const RULES: readonly Rule[] = [
   bearer,
   ...network,
   sessionCookie,
+  namedSessionCookie,
   savedCookie,
   cookieJarSession,
   erlangCookie,
@@ -141,6 +152,7 @@ export const RULES: readonly Rule[] = [
   secretConfigLine,
   secretKeyValueListing,
   secretNextLine,
+  secretUnderHeading,
   wordpressKeys,
   recoveryCode,
   genericKeyTable,

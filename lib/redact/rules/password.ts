@@ -66,6 +66,8 @@ function valueLooksSet(c: Candidate): string | undefined {
     if (/^(?:required|nullable|sometimes|bail|confirmed|string)(?:\||$)/.test(c.secret)) {
       return "validation rules";
     }
+    // A translations file: `"password": "Passwort"`.
+    if (isPasswordTranslation(c.secret)) return "the word password in another language";
     if (/\s/.test(c.secret)) return passphraseProblem(c.secret);
     if (charClasses(c.secret) < 2 && c.secret.length < 10) return "one short character class";
     return placeholderProblem(c.secret);
@@ -107,6 +109,23 @@ const MESSAGE_WORDS =
   "mật khẩu không phải có ít nhất ký tự vui lòng nhập xác nhận khớp sai đúng mới cũ và của";
 
 /**
+ * "Password" in other languages, lowercase and without accents' variants
+ * spelt out: a value that is one of these, or a message that holds one, is
+ * a translation (`"password": "Passwort"`, `"Das Passwort ist falsch."`).
+ */
+const PASSWORD_TRANSLATIONS =
+  "passwort kennwort contraseña contrasena senha wachtwoord lösenord losenord adgangskode passord " +
+  "salasana hasło haslo heslo jelszó jelszo parola parolă пароль 密码 密碼 パスワード 비밀번호 şifre sifre " +
+  "κωδικός";
+
+/** Whether `value` is "password" in another language, alone or opening a message. */
+function isPasswordTranslation(value: string): boolean {
+  const first = value.trim().split(/\s+/, 1)[0]!.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  return inWordList(PASSWORD_TRANSLATIONS, first) ||
+    /^(?:mot de passe|mật khẩu)(?:$|[\s.,:;!?])/i.test(value.trim());
+}
+
+/**
  * Why a quoted value with spaces is not a passphrase, or `undefined` when it
  * is: 3 to 10 words of letters and digits (or two that read as random:
  * digits, and both cases or a symbol), none a word of messages
@@ -125,6 +144,7 @@ function passphraseProblemOf(value: string): string | undefined {
   for (const word of words) {
     const bare = word.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
     if (bare.length === 0 || inWordList(MESSAGE_WORDS, bare)) return `message word "${word}"`;
+    if (inWordList(PASSWORD_TRANSLATIONS, bare)) return `a message that says "${word}"`;
   }
   return placeholderProblem(value);
 }

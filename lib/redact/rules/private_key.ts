@@ -11,6 +11,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
+import { minEntropy } from "../_validators.ts";
 
 /** Base64 characters a real key body has at the least (an Ed25519 PKCS #8 key has 64). */
 const MIN_BODY_CHARS = 32;
@@ -182,5 +183,32 @@ export const borgKey: Rule = {
   ],
   falsePositives: [
     "export it with `borg key export`; the file starts with BORG_KEY and the repository id",
+  ],
+};
+
+/**
+ * The private members of a JSON Web Key (`"d"`, and RSA's `"p"`, `"q"`,
+ * `"dp"`, `"dq"`, `"qi"`): the key itself, in a JWKS or a `.jwk` file that
+ * was meant to hold only the public `"x"`, `"y"` or `"n"`. In a text with a
+ * `"kty"`, so that other JSON's one-letter keys stay.
+ */
+export const jwkPrivateMember: Rule = {
+  id: "jwk_private_member",
+  description:
+    'Private member of a JSON Web Key ("d", "p", "q", "dp", "dq", "qi"), in a text with a "kty"',
+  placeholder: "<PRIVATE_KEY>",
+  keywords: ['"kty'],
+  pattern: () =>
+    /(?<!\w)"(?:d|p|q|dp|dq|qi)\\{0,3}"[ \t]*:[ \t]*\\{0,3}"(?<secret>[A-Za-z0-9_-]{20,1400})\\{0,3}"/dg,
+  secretGroup: "secret",
+  priority: 900,
+  validators: [minEntropy(3.5)],
+  allowlist: [],
+  truePositives: [
+    '{"keys":[{"kty":"EC","crv":"P-256","kid":"sig-1","x":"hL_9sUesd2_3NyHzBk95qmQghWcy89LLJFn_u4as0n4","y":"3vOGr2U1uOqaVMmqyEbzvEp4RIV41lPVvi8SEfIcdaE","d":"Qk3_vR9sLm2XpT7wNz4YbHc1Jd5Fs8Ga0Ue6Io3Ka9M"}]}',
+  ],
+  falsePositives: [
+    '{"kty":"EC","crv":"P-256","x":"hL_9sUesd2_3NyHzBk95qmQghWcy89LLJFn_u4as0n4","y":"3vOGr2U1uOqaVMmqyEbzvEp4RIV41lPVvi8SEfIcdaE"}',
+    '{"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw","e":"AQAB"}',
   ],
 };
