@@ -1079,7 +1079,7 @@ export const secretKeyValueListing: Rule = {
   keywords: ["value:"],
   precheck: (facts) => facts.lower.includes("key:"),
   pattern: () =>
-    /(?<![\w-])key:[ \t]*(?<name>[A-Za-z_][\w.-]{0,80})[ \t,]+value:[ \t]*(?<secret>[^\s"',;]{8,4094})/dgi,
+    /\b(?<![\w-])key:[ \t]*(?<name>[A-Za-z_][\w.-]{0,80})[ \t,]+value:[ \t]*(?<secret>[^\s"',;]{8,4094})/dgi,
   secretGroup: "secret",
   priority: 395,
   validators: NAMED_VALUE_CHECKS,
