@@ -108,6 +108,9 @@ const MESSAGE_WORDS =
   // Vietnamese: messages about the password say "mật khẩu" and their own words.
   "mật khẩu không phải có ít nhất ký tự vui lòng nhập xác nhận khớp sai đúng mới cũ và của";
 
+/** Small words of {@linkcode MESSAGE_WORDS} a passphrase with a digit may hold. */
+const PASSPHRASE_SMALL_WORDS = "the a an of and to in on at or";
+
 /**
  * "Password" in other languages, lowercase and without accents' variants
  * spelt out: a value that is one of these, or a message that holds one, is
@@ -141,8 +144,12 @@ function passphraseProblemOf(value: string): string | undefined {
   if ((words.length < 3 && !randomPair) || words.length > 10) {
     return `${words.length} words, not a passphrase`;
   }
+  // A passphrase of words may hold an article or a preposition (`my dog ate the warehouse 2023`)
+  // when it holds a digit too; a message holds more of its words (`Enter the password`).
+  const withDigit = /\d/.test(value);
   for (const word of words) {
     const bare = word.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+    if (withDigit && inWordList(PASSPHRASE_SMALL_WORDS, bare)) continue;
     if (bare.length === 0 || inWordList(MESSAGE_WORDS, bare)) return `message word "${word}"`;
     if (inWordList(PASSWORD_TRANSLATIONS, bare)) return `a message that says "${word}"`;
   }
