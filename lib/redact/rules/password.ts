@@ -688,8 +688,8 @@ export const passwordPgpass: Rule = {
  */
 const PASSWORD_WORDS_ABROAD =
   "[Mm]ot de passe|[Mm]dp(?![A-Za-z])|[Pp]asswort|[Kk]ennwort|[Cc]ontrase(?:ñ|n)a|[Ss]enha|[Ww]achtwoord|" +
-  // German writes the noun capitalised: `Die Passphrase für den Schlüssel ist …`.
-  "Passphrase|[Pp]arola(?![A-Za-z])|[Hh]as(?:ł|l)o|[Hh]eslo(?![A-Za-z])|[Ss]alasana|[Ll](?:ö|o)senord|[Jj]elsz(?:ó|o)|" +
+  // German writes the noun capitalised (`Die Passphrase für den Schlüssel ist …`), French not.
+  "[Pp]assphrase|[Pp]arola(?![A-Za-z])|[Hh]as(?:ł|l)o|[Hh]eslo(?![A-Za-z])|[Ss]alasana|[Ll](?:ö|o)senord|[Jj]elsz(?:ó|o)|" +
   "[Пп]ароль|パスワード|密码|密碼|비밀번호|비번|[Şş]ifre";
 
 /** What says "is" between the word and the value, in the same languages. */
@@ -870,6 +870,7 @@ export const passwordProseAbroad: Rule = {
   allowlist: [],
   truePositives: [
     "Die Passphrase für den Schlüssel ist Schwarzwald-Kuckucksuhr-1848!",
+    "Pour la clé du bastion, la passphrase c'est « lierre-cobalt-automne-loutre63 ».",
     "测试服务器 192.168.10.25 的 root 密码是 ~cS6CQ!poUGq，帮我写一个 ansible inventory",
     "邮件推送的 SMTP 密码重置了，新的是 Vk7#q2!Lm9wRtZ，帮我改一下配置",
     "오늘 당직인데 읽기 전용 계정 비번이 바뀌었대요. 새 비번: Tq8$Lm.:Zx^4Wr",
