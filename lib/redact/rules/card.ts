@@ -112,6 +112,11 @@ export const card: Rule = {
 /** Whether a text holds a card number's digits (grouped or not); asked once per text. */
 const holdsCardNumber = perText((text) => longestDigitCluster(text) >= 13);
 
+/** Rejects a match that starts inside a word (`scvv`, `SPIN`): the patterns start at a name. */
+function matchNotInAWord(c: Candidate): string | undefined {
+  return isAsciiLetter(c.text.charCodeAt(c.matchStart - 1)) ? "inside a word" : undefined;
+}
+
 /** The names of a card's security code, in any case (`cvv`, `CVC2`, `securityCode`, `card_code`). */
 const SECURITY_CODE_NAME =
   "(?:cvv2?|cvc2?|csc|cid|security[ _-]?code|card[ _-]?(?:code|verification(?:[ _-]?(?:value|code))?|security[ _-]?code))";
@@ -146,9 +151,7 @@ export const cardSecurityCode: Rule = {
   priority: 300,
   validators: [
     notPlaceholder,
-    function notInAWord(c) {
-      return isAsciiLetter(c.text.charCodeAt(c.matchStart - 1)) ? "inside a word" : undefined;
-    },
+    matchNotInAWord,
     function besideACard(c) {
       // Said in prose: the text holds a card number.
       return c.groups["key"] !== undefined || holdsCardNumber(c.text)
@@ -196,9 +199,7 @@ export const pinCode: Rule = {
   priority: 300,
   validators: [
     notPlaceholder,
-    function notInAWord(c) {
-      return isAsciiLetter(c.text.charCodeAt(c.matchStart - 1)) ? "inside a word" : undefined;
-    },
+    matchNotInAWord,
     function saysAPin(c) {
       return PIN_SPEC_WORDS.test(c.groups["gap"] ?? "")
         ? "words about a PIN, not a PIN"

@@ -1041,10 +1041,10 @@ export const secretConfigLine: Rule = {
   priority: 395,
   validators: [
     ...NAMED_VALUE_CHECKS,
-    function mixedNotAnId(c) {
-      // A listing's columns (`erp-db-password   1718091234567`, `grafana-oauth  <uuid>`) name
-      // secrets and give times or ids.
-      if (!/[A-Za-z]/.test(c.secret) || !/\d/.test(c.secret)) return "not letters and digits";
+    // A listing's columns (`erp-db-password   1718091234567`, `grafana-oauth  <uuid>`) name
+    // secrets and give times or ids.
+    hasDigitAndLetter,
+    function notAnId(c) {
       return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(c.secret)
         ? "a UUID in a listing"
         : undefined;

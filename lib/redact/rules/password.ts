@@ -67,7 +67,7 @@ function valueLooksSet(c: Candidate): string | undefined {
       return "validation rules";
     }
     // A translations file: `"password": "Passwort"`.
-    if (isPasswordTranslation(c.secret)) return "the word password in another language";
+    if (opensWithPasswordWord(c.secret)) return "the word password in another language";
     if (/\s/.test(c.secret)) return passphraseProblem(c.secret);
     if (charClasses(c.secret) < 2 && c.secret.length < 10) return "one short character class";
     return placeholderProblem(c.secret);
@@ -111,21 +111,20 @@ const MESSAGE_WORDS =
 /** Small words of {@linkcode MESSAGE_WORDS} a passphrase with a digit may hold. */
 const PASSPHRASE_SMALL_WORDS = "the a an of and to in on at or";
 
-/**
- * "Password" in other languages, lowercase and without accents' variants
- * spelt out: a value that is one of these, or a message that holds one, is
- * a translation (`"password": "Passwort"`, `"Das Passwort ist falsch."`).
- */
-const PASSWORD_TRANSLATIONS =
-  "passwort kennwort contraseña contrasena senha wachtwoord lösenord losenord adgangskode passord " +
-  "salasana hasło haslo heslo jelszó jelszo parola parolă пароль 密码 密碼 パスワード 비밀번호 şifre sifre " +
-  "κωδικός";
+/** {@linkcode opensWithPasswordWord}'s pattern, made at its first use (the hook loads every rule). */
+let passwordWordOpening: RegExp | undefined;
 
-/** Whether `value` is "password" in another language, alone or opening a message. */
-function isPasswordTranslation(value: string): boolean {
-  const first = value.trim().split(/\s+/, 1)[0]!.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
-  return inWordList(PASSWORD_TRANSLATIONS, first) ||
-    /^(?:mot de passe|mật khẩu)(?:$|[\s.,:;!?])/i.test(value.trim());
+/**
+ * Whether `value` is "password" in another language (the words of
+ * {@linkcode PASSWORD_WORDS_ABROAD}, and Vietnamese's), alone or opening a
+ * message: a translation (`"password": "Passwort"`, `"Passwort vergessen?"`).
+ */
+function opensWithPasswordWord(value: string): boolean {
+  passwordWordOpening ??= new RegExp(
+    `^(?:${PASSWORD_WORDS_ABROAD}|mật khẩu)(?:$|[\\s.,:;!?])`,
+    "iu",
+  );
+  return passwordWordOpening.test(value.trim());
 }
 
 /**
@@ -151,7 +150,7 @@ function passphraseProblemOf(value: string): string | undefined {
     const bare = word.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
     if (withDigit && inWordList(PASSPHRASE_SMALL_WORDS, bare)) continue;
     if (bare.length === 0 || inWordList(MESSAGE_WORDS, bare)) return `message word "${word}"`;
-    if (inWordList(PASSWORD_TRANSLATIONS, bare)) return `a message that says "${word}"`;
+    if (opensWithPasswordWord(bare)) return `a message that says "${word}"`;
   }
   return placeholderProblem(value);
 }

@@ -12,7 +12,7 @@
  */
 
 import type { Rule } from "../_engine.ts";
-import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
+import { charClasses, hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
 import { token } from "./_token.ts";
 
 /** 1Password account secret keys (the second factor of an account). */
@@ -431,8 +431,7 @@ export const tuyaLocalKey: Rule = token({
     notPlaceholder,
     minEntropy(3),
     function threeKinds(c) {
-      const kinds = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z\d]/].filter((kind) => kind.test(c.secret));
-      return kinds.length >= 3 ? undefined : "fewer than three kinds of character";
+      return charClasses(c.secret) >= 3 ? undefined : "fewer than three kinds of character";
     },
   ],
   truePositives: [
