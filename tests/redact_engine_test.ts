@@ -22,6 +22,7 @@ import {
   type Rule,
   scanText,
   TextFacts,
+  WARM_INDEXED_MIN_CHARS,
   withEchoes,
 } from "../lib/redact/_engine.ts";
 import { RULES } from "../lib/redact/rules/mod.ts";
@@ -35,7 +36,7 @@ import {
   shannonEntropy,
   TEMPLATE_SHAPE,
 } from "../lib/redact/_validators.ts";
-import { adversarialInputs } from "../bench/_payloads.ts";
+import { adversarialInputs, textWithSecrets } from "../bench/_payloads.ts";
 
 /** Synthetic secrets, made up for these tests. */
 const AWS = "AKIAQ7RTX2M4ZK9WPL3N";
@@ -505,6 +506,26 @@ Deno.test({
       const expected = keywords.filter((k) => lower.includes(k)).sort();
       assert.deepEqual([...keywordsIn(lower, RULES)].sort(), expected, sample);
     }
+  },
+});
+
+Deno.test({
+  name: "scanText() finds the same with keywords found in one pass, as a long-lived process does",
+  permissions: "none",
+  fn() {
+    const samples = RULES.flatMap((rule) => [...rule.truePositives, ...rule.falsePositives]);
+    const prose = textWithSecrets(4096);
+    for (const sample of samples) {
+      // Each sample alone, and past WARM_INDEXED_MIN_CHARS (where the one pass takes over) in prose.
+      for (const text of [sample, `${prose}\n${sample}`]) {
+        assert.deepEqual(
+          scanText(text, RULES, { onePassKeywords: true }).findings,
+          scanText(text, RULES, { onePassKeywords: false }).findings,
+          sample,
+        );
+      }
+    }
+    assert.ok(prose.length >= WARM_INDEXED_MIN_CHARS);
   },
 });
 
