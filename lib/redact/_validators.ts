@@ -607,6 +607,13 @@ export const notSealedCiphertext: Check = (c) => {
 /** Rejects placeholders, templates and masked values. */
 export const notPlaceholder: Check = (c) => placeholderProblem(c.secret);
 
+/**
+ * apksigner's and bundletool's `env:NAME`, `file:PATH`, `fd:N` and `stdin`:
+ * where the password is kept, not the password.
+ */
+export const notKeptElsewhere: Check = (c) =>
+  /^(?:(?:env|file|fd):[\w./~-]+|stdin)$/.test(c.secret) ? "where the password is kept" : undefined;
+
 /** One check per bound: 75 rules ask for one, and each made its own as the hook loaded. */
 const entropyChecks = new Map<number, Check>();
 

@@ -384,6 +384,18 @@ export const genericKey: Rule = {
         ? "a payment provider's object id"
         : undefined;
     },
+    function notPacketDigest(c) {
+      // RADIUS's `Message-Authenticator = 0x…` in a debug log: the packet's HMAC, no key.
+      return /^0x[0-9a-f]{32}$/i.test(c.secret) && /authenticator$/i.test(headAndName(c))
+        ? "a RADIUS packet's digest"
+        : undefined;
+    },
+    function notCredentialPath(c) {
+      // systemd's `LoadCredential=NAME:/etc/credstore/NAME`: where the secret is kept.
+      return /^[\w.-]+:\/[\w./-]+$/.test(c.secret)
+        ? "a name and where the secret is kept"
+        : undefined;
+    },
     function notNamedDigest(c) {
       // A cache key or an artifact's name: words, then a digest of the content
       // (`Linux-pnpm-646dac…`, `node-modules-v2-<sha256>`).
@@ -429,6 +441,8 @@ export const genericKey: Rule = {
     "AccessorID:       9d3f7a5c-0e8b-4d6f-8a1c-9e3b7d5f1a2c\nSecretID:         4f8a2c6e-1b9d-4f7a-9c0e-8b2d6f4a1c9e",
   ],
   falsePositives: [
+    "(41)   Message-Authenticator = 0x6b2f1c0c9e6e5a7a3d6f4b0b2a1c9d8e",
+    "[Service]\nLoadCredentialEncrypted=smtp-secret:/etc/credstore.encrypted/smtp-secret",
     "2024-06-12T21:44:09Z INFO allocator session=gsess-0c7e41a2-5b9d-4f3e-8a61-d2c4b7e9f013 port=7777",
     'logdesc="IPsec connection status changed" action="tunnel-up" cookies="5c1e9a7b3d2f4e60/0a8b6c4d2e1f3a57" user="N/A"',
     '{"kind":"user","key":"16c80c1bbf864508eebb47c87d340e51ebc31571","anonymous":false}',
@@ -508,6 +522,7 @@ export const genericKeyMarkup: Rule = {
     '<auth_token value="!q3Z!Y&wii^JbmLwH6"/>',
     "<entry value='Wq8Rt3Lp6Zx2Vm9Kc4' name='api_secret'/>",
     "<key>OneSignalAppID</key>\n<string>d09d793c</string>\n<key>OneSignalRestAPIKey</key>\n<string>ba7fff7e61d8ebc6bfe7aab842199e53</string>",
+    "    13→\t<key>WebhookSigningSecret</key>\n    14→\t<string>9c0e2b4d6f8a1c3e3f9a2c7e1b5d4a8f7e6d5c4b</string>",
     '<form><input type="hidden" name="api_key" value="Hp8hkqdlm7tOtHWnsCGRlrwZbqcabUG"></form>',
     "<settings>\n  <apiKey>Jq8Lw3Rz7Vx2Tm9Nb4</apiKey>\n</settings>",
     '<add key="StorageSecret" value="Kd4Wq8Zr2Lm7Vx3T" />',

@@ -47,6 +47,7 @@ import {
   sqlAliasSecret,
   wordpressKeys,
 } from "./generic_key.ts";
+import { generatedSecret } from "./generated.ts";
 import { github } from "./github.ts";
 import { recoveryCode } from "./recovery_code.ts";
 import { gitlab } from "./gitlab.ts";
@@ -155,6 +156,7 @@ export const RULES: readonly Rule[] = [
   secretUnderHeading,
   wordpressKeys,
   recoveryCode,
+  generatedSecret,
   genericKeyTable,
   genericKeyDotLeader,
   secretSetInProse,

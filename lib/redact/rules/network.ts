@@ -11,7 +11,7 @@
 import { boundaryFirst } from "../_boundary_first.ts";
 import type { Candidate, Rule } from "../_engine.ts";
 import { perText } from "../_memo.ts";
-import { minEntropy, notPlaceholder } from "../_validators.ts";
+import { minEntropy, notPlaceholder, passwordShapeProblem } from "../_validators.ts";
 
 /** A value in clear at the end of a config word: up to a blank. */
 const WORD = "(?<secret>[^\\s\"']{1,128})";
@@ -84,6 +84,8 @@ export const networkDeviceSecret: Rule = {
           `|(?<![\\w-])#?psk=(?:"(?<secret>[^"\\n]{8,63})"|(?<secret>[0-9a-f]{64})(?![0-9a-f]))` +
           // Squid's parent proxy: `cache_peer … login=user:password`.
           `|\\bcache_peer\\b[^\\n]{0,300}?\\blogin=[^:\\s]{1,64}:${WORD}` +
+          // IOS's older AAA server lines: `radius-server host 10.0.0.5 auth-port 1812 key …`.
+          `|\\b(?:tacacs|radius)-server[ \\t]+host[ \\t]+[\\w.:-]{1,64}(?:[ \\t]+(?!key\\b)[\\w-]{1,32}){0,8}[ \\t]+key(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])${WORD}` +
           // Keys: `key-string …`, `ikev1 pre-shared-key …`, `crypto isakmp key … address`, AAA servers' keys.
           "|\\b(?:key-string|pre-shared-key|message-digest-key[ \\t]+\\d{1,3}[ \\t]+md5|crypto[ \\t]+isakmp[ \\t]+key|(?:tacacs|radius)-server[ \\t]+key)" +
           `(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])(?!ascii-text[ \\t]|[\\w-]{1,40}=)${WORD}` +
@@ -139,6 +141,7 @@ export const networkDeviceSecret: Rule = {
     "set vpn ipsec site-to-site peer 203.0.113.5 authentication pre-shared-secret 'Vq8Rt3Lm9xKw7'",
     "username admin privilege 15 secret 0 Vq8Rt3Lm9xK",
     "tacacs server ISE\n address ipv4 10.0.0.9\n key 0 Vq8Rt3Lm9xK",
+    "radius-server host 10.20.0.5 auth-port 1812 acct-port 1813 key Rq4-Lm8-Vx2",
     // Aruba's controller.
     'aaa authentication-server radius "NPS01"\n   host "10.8.1.21"\n   key Aruba_y19DBp23fqRSa2\n!',
     "vrrp_instance VI_1 {\n    authentication {\n        auth_type PASS\n        auth_pass BRfnrRIi\n    }\n}",
@@ -292,5 +295,47 @@ export const jsonRpcSession: Rule = {
   ],
 };
 
+/**
+ * The secret column of pppd's `chap-secrets` and `pap-secrets` (`client
+ * server secret [addresses]`), in a text that names the file or shows its
+ * header.
+ */
+export const pppSecret: Rule = {
+  id: "ppp_secret",
+  description:
+    "Secret column of pppd's chap-secrets or pap-secrets (client server secret [addresses])",
+  placeholder: "<PASSWORD>",
+  keywords: ["chap-secrets", "pap-secrets", "secrets for authentication using"],
+  pattern: () =>
+    new RegExp(
+      '(?:^|\\n)[ \\t]*(?![#$])(?:"[^"\\n]{1,64}"|[^\\s"#]{1,64})[ \\t]+(?:"[^"\\n]{0,64}"|[^\\s"]{1,64})[ \\t]+' +
+        '(?:"(?<secret>[^"\\n]{1,128})"|(?<secret>[^\\s"]{1,128}))(?:[ \\t]+[^\\s]{1,64})?[ \\t]*(?=\\r?\\n|$)',
+      "dg",
+    ),
+  secretGroup: "secret",
+  priority: 450,
+  validators: [
+    notPlaceholder,
+    function passwordShaped(c) {
+      return passwordShapeProblem(c.secret);
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    '$ sudo cat /etc/ppp/chap-secrets\n# Secrets for authentication using CHAP\n# client\tserver\tsecret\t\t\tIP addresses\n"vpn-hq"\t*\t"Rq4-Lm8-Vx2q"\t*\n',
+    "/etc/ppp/pap-secrets:\nfti/pppoe5541  *  Kd7mWq2xLz9p\n",
+  ],
+  falsePositives: [
+    "# Secrets for authentication using CHAP\n# client\tserver\tsecret\t\t\tIP addresses\n",
+    '/etc/ppp/chap-secrets\n"vpn-hq" * "$VPN_SECRET" *',
+  ],
+};
+
 /** The network family. */
-export const network: Rule[] = [networkDeviceSecret, junosSecret, snmpSecret, jsonRpcSession];
+export const network: Rule[] = [
+  networkDeviceSecret,
+  junosSecret,
+  snmpSecret,
+  jsonRpcSession,
+  pppSecret,
+];

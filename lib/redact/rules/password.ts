@@ -21,6 +21,7 @@ import {
   isNameChar,
   lineBefore,
   minEntropy,
+  notKeptElsewhere,
   notPlaceholder,
   notSealedCiphertext,
   passwordShapeProblem,
@@ -275,6 +276,7 @@ export const passwordAssignment: Rule = {
     nameSaysPassword,
     valueLooksSet,
     notSealedCiphertext,
+    notKeptElsewhere,
   ],
   allowlist: [],
   truePositives: [
@@ -321,6 +323,8 @@ export const passwordAssignment: Rule = {
   ],
   falsePositives: [
     "KAFKA_SASL_PASSWORD=<from 1Password: kafka-orders>",
+    // bundletool's and apksigner's references to where the password is kept.
+    "bundletool build-apks --bundle=app.aab --ks=upload.jks --key-pass=env:UPLOAD_KEY_PASSWORD --ks-pass=file:/run/ks_pass",
     // Active Directory's time of the last change, in an LDIF export.
     "sAMAccountName: quang.le\npwdLastSet: 133541766521184402",
     'PS C:\\ops> $pass = Read-Host -AsSecureString "Mật khẩu svc_backup"',
@@ -514,9 +518,7 @@ export const passwordFlagAttached: Rule = {
         return c.secret.length < 4 ? `length ${c.secret.length} < 4` : undefined;
       }
       if (c.groups["service"] !== undefined) {
-        // apksigner's `--ks-pass env:NAME` and `file:PATH` say where the password is.
-        if (/^(?:env|file|fd|stdin)(?::|$)/.test(c.secret)) return "where the password is kept";
-        return passwordShapeProblem(c.secret);
+        return notKeptElsewhere(c) ?? passwordShapeProblem(c.secret);
       }
       if (c.match.startsWith("--")) {
         return c.secret.length < 4 ? `length ${c.secret.length} < 4` : undefined;
@@ -1641,9 +1643,12 @@ export const passwordToolFlag: Rule = {
         // Eight characters at least (WPA's least): text of repeated `: PSK "` made every quote a candidate.
         `|:[ \\t]*(?:PSK|EAP|XAUTH|NTLM)[ \\t]+\\\\{0,3}["'](?<secret>[^"'\\\\\\n]{8,4096})\\\\{0,3}["']` +
         `|\\bPSK[ \\t]+\\\\{0,3}["'](?<secret>[^"'\\\\\\n]{8,4096})\\\\{0,3}["']` +
-        `|community(?<=(?:^|\\n|\\\\n|")[ \\t]{0,8}(?:ro|rw)community)6?[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})` +
+        // strongSwan's unquoted PSK in base64 (`0s…`) or hex (`0x…`): the key without its prefix.
+        `|:[ \\t]*PSK[ \\t]+0(?:s(?<secret>[A-Za-z0-9+/]{16,4096}={0,2})|x(?<secret>[0-9A-Fa-f]{16,4096}))(?![\\w+/=])` +
+        // A diff's line may start with its `-` or `+`.
+        `|community(?<=(?:^|\\n|\\\\n|")[-+]?[ \\t]{0,8}(?:ro|rw)community)6?[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})` +
         // A Google app password keeps its blanks there: `relay@gmail.com:abcd efgh ijkl mnop`.
-        `|\\](?<=(?:^|\\n|\\\\n|")\\[[\\w.-]{1,253}\\])(?::\\d{1,5})?[ \\t]+[^\\s:]{1,200}:(?<secret>[a-z]{4}(?: [a-z]{4}){3}(?=[ \\t]*(?:\\r?\\n|\\\\n|"|$))|[^\\s"'\\\\]{1,4096})` +
+        `|\\](?<=(?:^|\\n|\\\\n|["'])\\[[\\w.-]{1,253}\\])(?::\\d{1,5})?[ \\t]+[^\\s:]{1,200}:(?<secret>[a-z]{4}(?: [a-z]{4}){3}(?=[ \\t]*(?:\\r?\\n|\\\\n|"|$))|[^\\s"'\\\\]{1,4096})` +
         // sendmail's authinfo: AuthInfo:host "U:user" "P:password".
         `|\\bAuthInfo:[^\\n]{0,300}?\\\\{0,3}"P:(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"`,
       "dg",
@@ -1696,7 +1701,10 @@ export const passwordToolFlag: Rule = {
     "127.0.0.1:6379> AUTH Gz4-Rm7-Kw1",
     ': PSK "Tn5#Wq8Lr2Xv"',
     "rocommunity Hd7Kq2Wv9Lp 10.0.0.0/8",
+    "-rocommunity Pz3Wk8Vn2Qx 10.20.0.0/16\n+rocommunity {{ snmp_ro_community }} 10.20.0.0/16",
+    "conn branch\n  right=198.51.100.9\n: PSK 0sVq8Rt3Lm9xKw7Zp2Hn5Yb6Cd1Fg4Jk=",
     "[smtp.mail.lan]:587 relay@mail.lan:Vx4^Lm8Qt2",
+    "echo '[email-smtp.eu-west-1.amazonaws.com]:587 AKIAQX7TLW2NVB4HZR3K:BPm3Xq8Lz2Vn7Wk4Rt9Yc6Hd1Js5Gf0Aa8Ee3Uu2Ii7' | sudo tee /etc/postfix/sasl_passwd",
     "[smtp.gmail.com]:587 ops.alerts@corp.lan:qwpe zmxn rtyu bvcd",
     '{"content": "rocommunity Hd7Kq2Wv9Lp 10.0.0.0/8\\n"}',
   ],
@@ -1943,8 +1951,9 @@ export function markupPattern(words: string): RegExp {
       `\\s{0,80}<(?:string|value)>(?<secret>[^<>\\n]{1,4096})</(?:string|value)>` +
       // Windows' answer files: `<AdministratorPassword><Value>…</Value>`, plain or base64.
       `|<(?<name>${name})>\\s{0,80}<value>(?<secret>[^<>\\n]{1,4096})</value>` +
-      // A property list: `<key>NAME</key>` then `<string>VALUE</string>`.
-      `|<key>(?<name>${name})</key>\\s{0,40}<string>(?<secret>[^<>\\n]{1,4096})</string>` +
+      // A property list: `<key>NAME</key>` then `<string>VALUE</string>`, the Read tool's line
+      // number between them.
+      `|<key>(?<name>${name})</key>\\s{0,40}(?:\\d{1,7}→[ \\t]{0,8})?<string>(?<secret>[^<>\\n]{1,4096})</string>` +
       // `terraform output -json`: `"db_password": {"sensitive": true, "type": "string", "value": "…"}`.
       `|"(?<name>${name})"[ \\t]{0,4}:[ \\t]{0,4}\\{[^{}]{0,300}?"value"[ \\t]{0,4}:[ \\t]{0,4}"(?<secret>[^"\\\\\\n]{1,4096})"` +
       // `{"name": …, "value": …}`, other fields between them: Postman's environments say

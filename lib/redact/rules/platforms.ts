@@ -444,8 +444,59 @@ export const tuyaLocalKey: Rule = token({
   ],
 });
 
+/**
+ * A Proxmox VE API token's secret, a UUID, in its header
+ * (`Authorization: PVEAPIToken=USER@REALM!TOKENID=SECRET`): the user, realm
+ * and token id name it, the UUID opens it.
+ */
+export const proxmoxApiToken: Rule = token({
+  id: "proxmox_api_token",
+  description: "Proxmox VE API token secret (the UUID after PVEAPIToken=USER@REALM!ID=)",
+  placeholder: "<PROXMOX_TOKEN>",
+  keywords: ["pveapitoken"],
+  pattern: () =>
+    /\bPVEAPIToken[ \t]*[=:][ \t]*[\w.-]{1,64}@[\w.-]{1,64}![\w.-]{1,64}[=:](?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w-])/dgi,
+  secretGroup: "secret",
+  validators: [notPlaceholder],
+  truePositives: [
+    "curl -H 'Authorization: PVEAPIToken=backup@pve!restic=4c1e8a2b-7d3f-4b6a-9e05-2f8c1d7a6b39' https://pve.lan:8006/api2/json/nodes",
+    'proxmox_api_token: "PVEAPIToken=terraform@pam!tf=9a7b3c1d-2e4f-4a6b-8c0d-1e3f5a7b9c2d"',
+  ],
+  falsePositives: [
+    "Authorization: PVEAPIToken=USER@REALM!TOKENID=UUID",
+    "PVEAPIToken=backup@pve!restic=00000000-0000-0000-0000-000000000000",
+  ],
+});
+
+/**
+ * Duo's secret key (`skey`, 40 letters and digits) in an Authentication
+ * Proxy or Duo Unix config, beside its integration key (`ikey`, public).
+ */
+export const duoSecretKey: Rule = token({
+  id: "duo_secret_key",
+  description: "Duo integration secret key (skey=, 40 characters) in a Duo config",
+  placeholder: "<DUO_SKEY>",
+  keywords: ["skey"],
+  pattern: () =>
+    // After a line break written out too (`\\nskey=…`, the file inside a JSON string).
+    /(?:\bskey|(?<=\\[nrt])skey)[ \t]*[=:][ \t]*["']?(?<secret>[A-Za-z0-9]{40})(?![A-Za-z0-9])/dg,
+  secretGroup: "secret",
+  validators: [notPlaceholder, minEntropy(3.5), hasDigitAndLetter],
+  truePositives: [
+    "[radius_server_auto]\nikey=DIWJ8X6AEYOR5OMC6TQ1\nskey=Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1Js5Gf0Aa8Ee3Uu2I\napi_host=api-xxxxxxxx.duosecurity.com",
+    "; /etc/duo/login_duo.conf\n[duo]\nikey = DIXXXXXXXXXXXXXXXXXX\nskey = 7kW2pQ9xL4mN8vR3tY6zB1cF5hJ0gD2sA9eU4iO7",
+    '{"file_path": "C:\\\\duo\\\\authproxy.cfg", "content": "[radius_server_auto]\\nikey=DIWJ8X6AEYOR5OMC6TQ1\\nskey=Rz5Tq8Vx2Lk7Wz3Pn9Yb4Hc6Jd1Mf0Gs3Aa8Ee2U"}',
+  ],
+  falsePositives: [
+    "skey=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "skey = YOUR_SECRET_KEY_FROM_THE_DUO_ADMIN_PANEL",
+  ],
+});
+
 export const platforms: Rule[] = [
   tuyaLocalKey,
+  proxmoxApiToken,
+  duoSecretKey,
   tableauPat,
   gameServerToken,
   sapXsuaaSecret,

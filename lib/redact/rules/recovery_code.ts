@@ -45,12 +45,16 @@ function nextToACode(c: { text: string; start: number; end: number; secret: stri
   const shape = shapeOf(c.secret);
   const lineStart = c.text.lastIndexOf("\n", c.start - 1);
   const lineEnd = c.text.indexOf("\n", c.end);
-  const before = lineStart < 0 ? "" : lineAround(c.text, lineStart - 1);
-  const after = lineEnd < 0 ? "" : lineAround(c.text, lineEnd + 1);
-  return [before, after].some((line) => {
-    const code = line.trim().replace(/^(?:[-*•]|\d{1,2}[.)])[ \t]*/, "");
-    return shapeOf(code) === shape && /\d/.test(code);
-  });
+  // Its own line too: some lists print two codes a line.
+  const lines = [lineAround(c.text, c.start)];
+  if (lineStart >= 0) lines.push(lineAround(c.text, lineStart - 1));
+  if (lineEnd >= 0) lines.push(lineAround(c.text, lineEnd + 1));
+  return lines.some((line) =>
+    line.split(/\s+/).some((word) => {
+      const code = word.replace(/^(?:[-*•]|\d{1,2}[.)])/, "");
+      return code !== c.secret && shapeOf(code) === shape && /\d/.test(code);
+    })
+  );
 }
 
 /** A code's shape: each letter or digit an `x` (`ab1cd-e2fgh` → `xxxxx-xxxxx`). */
@@ -85,7 +89,10 @@ export const recoveryCode: Rule = {
       `(?:^|\\n|\\\\n)${CODE_LINE_START}` +
         "(?<secret>[a-z0-9]{4,6}-[a-z0-9]{4,6}|[A-Z0-9]{4,5}-[A-Z0-9]{4,5}(?:-[A-Z0-9]{4,5})?|\\d{4} ?\\d{4}|[A-Z0-9]{10})" +
         // Google prints two codes a line, each numbered in its downloaded file.
-        "(?=[ \\t]*(?:\\r?\\n|\\\\n|$)|[ \\t]{2,8}(?:\\d{1,2}[.)][ \\t]{1,4})?\\d{4} ?\\d{4})" +
+        "(?=[ \\t]*(?:\\r?\\n|\\\\n|$)|[ \\t]{2,8}(?:\\d{1,2}[.)][ \\t]{1,4})?(?:\\d{4} ?\\d{4}|[a-z0-9]{4,6}-[a-z0-9]{4,6}))" +
+        // The second code of a line of two.
+        "|(?<secret>[a-z0-9]{4,6}-[a-z0-9]{4,6})(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}[a-z0-9]{4,6}-[a-z0-9]{4,6}[ \\t]{2,8}[a-z0-9]{4,6}-[a-z0-9]{4,6})" +
+        "(?=[ \\t]*(?:\\r?\\n|\\\\n|$))" +
         "|(?<secret>\\d{4} ?\\d{4})(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:\\d{1,2}[.)][ \\t]{1,4})?\\d{4} ?\\d{4}[ \\t]{2,8}(?:\\d{1,2}[.)][ \\t]{1,4})?\\d{4} ?\\d{4})" +
         "(?=[ \\t]*(?:\\r?\\n|\\\\n|$))",
       "dg",
@@ -101,8 +108,9 @@ export const recoveryCode: Rule = {
       if (/^(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$/.test(c.secret)) return "a date";
       // A code without a digit counts next to one of its shape with a digit.
       if (!/\d/.test(c.secret) && !nextToACode(c)) return "no digit";
-      // `2024-2025`, `0900-1700`: years and hours; a code with a dash holds a letter too.
-      return c.secret.includes("-") && !/[A-Za-z]/.test(c.secret) ? "digits and a dash" : undefined;
+      // `2024-2025`, `0900-1700`: years and hours; a code of four digits, a dash and four more
+      // holds a letter too (five and five, GitHub's, may not).
+      return /^\d{4}-\d{4}$/.test(c.secret) ? "digits and a dash" : undefined;
     },
   ],
   allowlist: [],
@@ -114,6 +122,8 @@ export const recoveryCode: Rule = {
     "MFA recovery codes:\n- K7QF-2ZLM-9XW4\n- T8VB-R3NP-6HCD\n",
     "Shopify staff account recovery codes:\n\ncta74-qje5h\nysgtu-njbvm\n",
     "Backup codes for user marco (generated 2024-10-02):\nEVNABNP36Z\nPYMUDYFBNB\nW88B4DBKWO\n",
+    "Your new backup codes, each works once:\n\n    k4m2-qwrt    zpln-x8vd\n    7hd3-mnbq    rtye-wq2z\n",
+    "GitHub recovery codes\n8e4a1-c09f2\n51287-93046\n",
   ],
   falsePositives: [
     "Recovery codes are shown once; we keep ours in the vault.\nSupport hours:\n2024-2025\n0900-1700",
