@@ -118,6 +118,10 @@ const HELD_OUT = [
   "heldout_sessions67_sealed.jsonl",
   "heldout_sessions68_sealed.jsonl",
   "heldout_sessions69_sealed.jsonl",
+  "heldout_sessions70_sealed.jsonl",
+  "heldout_sessions71_sealed.jsonl",
+  "heldout_sessions72_sealed.jsonl",
+  "heldout_sessions73_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -189,6 +193,10 @@ const HELD_OUT = [
   "heldout_sessions67_probe.jsonl",
   "heldout_sessions68_probe.jsonl",
   "heldout_sessions69_probe.jsonl",
+  "heldout_sessions70_probe.jsonl",
+  "heldout_sessions71_probe.jsonl",
+  "heldout_sessions72_probe.jsonl",
+  "heldout_sessions73_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {

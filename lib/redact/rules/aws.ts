@@ -8,7 +8,7 @@
  */
 
 import type { Rule } from "../_engine.ts";
-import { charClasses, minEntropy, notPlaceholder } from "../_validators.ts";
+import { charClasses, minEntropy, notPlaceholder, notSealedCiphertext } from "../_validators.ts";
 
 /** AKIA/ASIA/… access key ids. */
 export const awsAccessKeyId: Rule = {
@@ -203,4 +203,60 @@ export const s3AccessKeyId: Rule = {
   ],
 };
 
-export const aws: Rule[] = [awsAccessKeyId, awsSecretAccessKey, awsSessionToken, s3AccessKeyId];
+/** The part of `text` around a match that belongs to one SSM parameter: from its `Name` to the next. */
+function parameterAround(text: string, start: number, end: number): string {
+  const before = text.slice(Math.max(0, start - 600), start);
+  const after = text.slice(end, end + 600);
+  const name = before.lastIndexOf("Name");
+  const next = after.indexOf("Name");
+  return (name < 0 ? before : before.slice(name)) + text.slice(start, end) +
+    (next < 0 ? after : after.slice(0, next));
+}
+
+/**
+ * The decrypted value of an SSM SecureString parameter, as
+ * `aws ssm get-parameter(s) --with-decryption` prints it in JSON or YAML.
+ */
+export const ssmSecureString: Rule = {
+  id: "aws_ssm_secure_string",
+  description:
+    "Decrypted value of an AWS SSM SecureString parameter (get-parameter --with-decryption output)",
+  placeholder: "<SECRET>",
+  keywords: ["securestring"],
+  pattern: () =>
+    new RegExp(
+      '(?:"Value"|\\bValue)[ \\t]*:[ \\t]*(?:"(?<secret>[^"\\n]{1,4096})"|(?<secret>[^\\s"\'{\\[][^\\n]{0,4095}?))[ \\t]*(?=,?[ \\t]*(?:\\r?\\n|$)|\\})',
+      "dg",
+    ),
+  secretGroup: "secret",
+  // Below the rules that say what the value is (a password under a name that says so).
+  priority: 400,
+  validators: [
+    function ofASecureString(c) {
+      return /["']?Type["']?[ \t]*:[ \t]*["']?SecureString/.test(
+          parameterAround(c.text, c.start, c.end),
+        )
+        ? undefined
+        : "not a SecureString parameter's";
+    },
+    notPlaceholder,
+    notSealedCiphertext,
+  ],
+  allowlist: [],
+  truePositives: [
+    '{\n    "Parameter": {\n        "Name": "/orders/prod/ledger-settings",\n        "Type": "SecureString",\n        "Value": "Lq8Vx2kR7mZ3Wp5Tn9",\n        "Version": 4\n    }\n}',
+    "Parameter:\n  ARN: arn:aws:ssm:eu-west-1:111122223333:parameter/billing/stripe-key\n  DataType: text\n  Name: /billing/stripe-key\n  Type: SecureString\n  Value: Qm3Lz8Vx2Rt7Kw9Pn4Yb6Hc1\n  Version: 2\n",
+  ],
+  falsePositives: [
+    '{"Parameter": {"Name": "/orders/prod/db-host", "Type": "String", "Value": "db.internal:5432"}}',
+    '{"Parameter": {"Name": "/orders/prod/db-password", "Type": "SecureString", "Value": "AQICAHhV2mGm3LzdzYqEGWkqZ0hBdcxA7iGwIFQ8wJc0jyTWnwHyf5Nq4lQ0R0P8iB2E8uD0AAAAbDBqBgkqhkiG9w0BBwagXTBbAgEAMFYGCSqGSIb3DQEHATAeBglghkgBZQMEAS4wEQQM"}}\n{"Name": "/orders/prod/region", "Type": "String", "Value": "eu-west-1"}',
+  ],
+};
+
+export const aws: Rule[] = [
+  awsAccessKeyId,
+  awsSecretAccessKey,
+  awsSessionToken,
+  s3AccessKeyId,
+  ssmSecureString,
+];

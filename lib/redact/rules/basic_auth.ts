@@ -57,3 +57,36 @@ export const basicAuth: Rule = {
     "the Basic plan costs 9 dollars, the Basic QWxsIHBsYW5zIGluY2x1ZGUgc3VwcG9ydA== banner too",
   ],
 };
+
+/**
+ * A registry login in Docker's (and Podman's, Helm's) `config.json`:
+ * `"auths": {"host": {"auth": "<base64(user:password)>"}}`.
+ */
+export const registryAuth: Rule = {
+  id: "registry_auth",
+  description:
+    'Registry login in a Docker/Podman config.json ("auths" … "auth": base64 of user:password)',
+  placeholder: "<BASIC_AUTH>",
+  keywords: ['auths\\"', 'auths"'],
+  pattern: () =>
+    /"auth\\{0,3}"[ \t]*:[ \t]*\\{0,3}"(?<secret>[A-Za-z0-9+/]{8,8192}={0,2})\\{0,3}"/dg,
+  secretGroup: "secret",
+  priority: 650,
+  validators: [
+    function inAuths(c) {
+      // Inside the `auths` map: its name stands within the 1,000 characters before.
+      return c.text.slice(Math.max(0, c.matchStart - 1000), c.matchStart).includes("auths")
+        ? undefined
+        : "outside an auths map";
+    },
+    decodesToUserPass,
+  ],
+  allowlist: [],
+  truePositives: [
+    '$ cat ~/.docker/config.json\n{\n\t"auths": {\n\t\t"registry.gitlab.com": {\n\t\t\t"auth": "Y2ktYm90OkxxOC1WeDIta1I3LW1aMw=="\n\t\t}\n\t}\n}',
+  ],
+  falsePositives: [
+    '{"auths": {"ghcr.io": {}}, "credsStore": "desktop"}',
+    '{"auths": {"registry.lan": {"auth": ""}}}',
+  ],
+};

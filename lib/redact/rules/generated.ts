@@ -41,7 +41,9 @@ export const generatedSecret: Rule = {
   ],
   pattern: () =>
     new RegExp(
-      `(?:\\b(?:${GENERATORS}))[^\\n]{0,200}\\r?\\n[ \\t]*` +
+      // Printed only when nothing takes the output but `tee`: piped into `docker secret create`,
+      // the line after is the new secret's id.
+      `(?:\\b(?:${GENERATORS}))[^\\n|;&>]{0,200}(?:\\|[ \\t]*(?:sudo[ \\t]+)?tee\\b[^\\n|;&]{0,200})?\\r?\\n[ \\t]*` +
         `(?<secret>(?:base64:)?[A-Za-z0-9+/_-]{16,200}={0,2})[ \\t]*(?=\\r?\\n|$)`,
       "dg",
     ),
@@ -57,5 +59,6 @@ export const generatedSecret: Rule = {
   falsePositives: [
     "$ openssl rand -hex 32 > .secret\n$ ls -la .secret",
     "Run `openssl rand -hex 32` and paste the result into SECRET_KEY.\nThen restart the service.",
+    "$ openssl rand -base64 32 | docker secret create pg_password -\n0fg4k7del86e29c9zj7fma08m\n$ docker secret ls",
   ],
 };

@@ -9,7 +9,7 @@ import type { Rule } from "../_engine.ts";
 import { anthropic } from "./anthropic.ts";
 import { aws } from "./aws.ts";
 import { azure } from "./azure.ts";
-import { basicAuth } from "./basic_auth.ts";
+import { basicAuth, registryAuth } from "./basic_auth.ts";
 import { bearer } from "./bearer.ts";
 import { card, cardSecurityCode, pinCode } from "./card.ts";
 import { cccd } from "./cccd.ts";
@@ -114,6 +114,7 @@ export const RULES: readonly Rule[] = [
   webhookSecret,
   jwt,
   basicAuth,
+  registryAuth,
   bearer,
   ...network,
   sessionCookie,

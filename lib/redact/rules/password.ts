@@ -715,6 +715,10 @@ function typedInProse(c: Candidate): string | undefined {
   if (/^(?:true|false|yes|no|null|none|on|off)(?:\\[nrt])*$/i.test(c.secret)) {
     return "a setting's word";
   }
+  // `RENAME COLUMN password TO password_hash;\nINSERT …` in a JSON string: it ran past a line.
+  if (/\\[nr]/.test(c.secret)) return "runs past an escaped line break";
+  // `move DB password to vault-agent template`: two lowercase words joined, a name.
+  if (/^[a-z]{2,}[-_][a-z]{2,}$/.test(c.secret)) return "two lowercase words joined";
   if (c.groups["bare"] !== undefined) return barePasswordProblem(c.secret);
   return /\s/.test(c.secret) ? passphraseProblem(c.secret) : passwordShapeProblem(c.secret);
 }
@@ -802,6 +806,8 @@ export const passwordProse: Rule = {
     "I've set `MYSQL_ROOT_PASSWORD` to `Lq7-Wr2dx93` in docker-compose.yml",
   ],
   falsePositives: [
+    "48eb96f refactor: move DB password to vault-agent template",
+    '{"content": "ALTER TABLE users RENAME COLUMN password TO password_hash;\\nINSERT INTO notes VALUES (1);"}',
     "location /api/ {\n  auth_request /auth;\n  proxy_pass http://auth-svc.internal/verify;\n  proxy_pass_header X-Req-2024;\n}",
     'password: "{{ required \\"db.password is required\\" .Values.db.password }}"',
     // Prose about passwords.
@@ -1558,6 +1564,7 @@ export const hasKeyValueHeader = perText((text) =>
 function mayUseToolFlag(lower: string): boolean {
   return (lower.includes(" -w") && lower.includes("ldap")) ||
     (lower.includes(" -p") && /sqlcmd|bcp|osql|isql|ipmitool/.test(lower)) ||
+    (lower.includes(" -k") && lower.includes("openssl")) ||
     (lower.includes(" -u") && lower.includes("%")) ||
     lower.includes("storepass") || lower.includes("keypass") ||
     lower.includes("securestring") || lower.includes("chpasswd") ||
@@ -1569,10 +1576,12 @@ function mayUseToolFlag(lower: string): boolean {
     /(?:^|\n|\\n|> ?)(?:[ \t]*[\w.-]{0,30}(?:passw(?:or)?d|bindpw|rootpw)|auth)[ \t]/.test(lower);
 }
 
-/** Commands whose `-w`/`-P` flag, with a blank, takes a password. */
+/** Commands whose `-w`/`-P`/`-k` flag, with a blank, takes a password. */
 const TOOL_FLAG_COMMANDS: Record<string, RegExp> = {
   "-w": /\bldap(?:search|modify|add|delete|passwd|compare|whoami|modrdn)\b/,
   "-P": /\b(?:sqlcmd|bcp|osql|isql|ipmitool)\b/,
+  // `openssl enc -aes-256-cbc … -k PASS`, `openssl aes-256-cbc -k PASS`.
+  "-k": /\bopenssl[ \t]+(?:enc\b|(?:aes|des|bf|camellia|chacha|aria)[\w-]*)/,
 };
 
 /**
@@ -1588,6 +1597,7 @@ export const passwordToolFlag: Rule = {
   placeholder: "<PASSWORD>",
   keywords: [
     "ldap",
+    "openssl",
     "sqlcmd",
     "bcp",
     "osql",
@@ -1616,7 +1626,7 @@ export const passwordToolFlag: Rule = {
   precheck: (facts) => mayUseToolFlag(facts.lower),
   pattern: () =>
     new RegExp(
-      `(?<=\\s)(?<tool>-w|-P)[ \\t]+${SHELL_WORD}` +
+      `(?<=\\s)(?<tool>-w|-P|-k)[ \\t]+${SHELL_WORD}` +
         `|(?<=\\s)-U[ \\t]+['"]?[^\\s%'"]{1,100}%(?<secret>[^\\s'"]{1,4096})` +
         `|(?<=\\s)-(?:src|dest|new)?(?:store|key)pass(?:word)?[ \\t]+${SHELL_WORD}` +
         `|\\bConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?${SHELL_WORD}(?=[^\\n]{0,100}-AsPlainText)` +
@@ -1681,6 +1691,7 @@ export const passwordToolFlag: Rule = {
   truePositives: [
     "port 26379\nsentinel monitor mymaster 10.20.0.11 6379 2\nsentinel auth-pass mymaster Tq8.+Lm3vXr7Zw9\n",
     "ipmitool -I lanplus -H 10.0.9.31 -U ADMIN -P Vq8Rt3Lm9xK chassis status",
+    "tar czf - /srv/data | openssl enc -aes-256-cbc -pbkdf2 -salt -k 'amber-quartz-violet-nine' -out data.tgz.enc",
     // strongSwan's ipsec.secrets: a user's EAP secret.
     'mtran : EAP "Vq8-Rt3-Lm9x"',
     "ldapsearch -x -D cn=admin,dc=lan -w 'Kq8-Lm2-Vx7' -b dc=lan",

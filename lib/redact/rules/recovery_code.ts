@@ -87,7 +87,7 @@ export const recoveryCode: Rule = {
   pattern: () =>
     new RegExp(
       `(?:^|\\n|\\\\n)${CODE_LINE_START}` +
-        "(?<secret>[a-z0-9]{4,6}-[a-z0-9]{4,6}|[A-Z0-9]{4,5}-[A-Z0-9]{4,5}(?:-[A-Z0-9]{4,5})?|\\d{4} ?\\d{4}|[A-Z0-9]{10})" +
+        "(?<secret>[a-z0-9]{4,6}(?:-[a-z0-9]{4,6}){1,3}|[A-Z0-9]{4,5}-[A-Z0-9]{4,5}(?:-[A-Z0-9]{4,5})?|\\d{4} ?\\d{4}|[A-Z0-9]{10})" +
         // Google prints two codes a line, each numbered in its downloaded file.
         "(?=[ \\t]*(?:\\r?\\n|\\\\n|$)|[ \\t]{2,8}(?:\\d{1,2}[.)][ \\t]{1,4})?(?:\\d{4} ?\\d{4}|[a-z0-9]{4,6}-[a-z0-9]{4,6}))" +
         // The second code of a line of two.
@@ -124,6 +124,7 @@ export const recoveryCode: Rule = {
     "Backup codes for user marco (generated 2024-10-02):\nEVNABNP36Z\nPYMUDYFBNB\nW88B4DBKWO\n",
     "Your new backup codes, each works once:\n\n    k4m2-qwrt    zpln-x8vd\n    7hd3-mnbq    rtye-wq2z\n",
     "GitHub recovery codes\n8e4a1-c09f2\n51287-93046\n",
+    "Cloudflare backup codes\nk4m2-qw7t-zpln-x8vd\n7hd3-mnbq-rtye-wq2z\n",
   ],
   falsePositives: [
     "Recovery codes are shown once; we keep ours in the vault.\nSupport hours:\n2024-2025\n0900-1700",
