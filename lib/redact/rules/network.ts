@@ -308,7 +308,8 @@ export const pppSecret: Rule = {
   keywords: ["chap-secrets", "pap-secrets", "secrets for authentication using"],
   pattern: () =>
     new RegExp(
-      '(?:^|\\n)[ \\t]*(?![#$])(?:"[^"\\n]{1,64}"|[^\\s"#]{1,64})[ \\t]+(?:"[^"\\n]{0,64}"|[^\\s"]{1,64})[ \\t]+' +
+      // The server column is `*` or quoted, as pppd's files write it.
+      '(?:^|\\n)[ \\t]*(?![#$])(?:"[^"\\n]{1,64}"|[^\\s"#]{1,64})[ \\t]+(?:"[^"\\n]{0,64}"|\\*)[ \\t]+' +
         '(?:"(?<secret>[^"\\n]{1,128})"|(?<secret>[^\\s"]{1,128}))(?:[ \\t]+[^\\s]{1,64})?[ \\t]*(?=\\r?\\n|$)',
       "dg",
     ),

@@ -455,7 +455,7 @@ export const proxmoxApiToken: Rule = token({
   placeholder: "<PROXMOX_TOKEN>",
   keywords: ["pveapitoken"],
   pattern: () =>
-    /\bPVEAPIToken[ \t]*[=:][ \t]*[\w.-]{1,64}@[\w.-]{1,64}![\w.-]{1,64}[=:](?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w-])/dgi,
+    /\bPVEAPIToken[ \t]*[=:][ \t]*[\w.-]{1,64}@[\w.-]{1,64}![\w.-]{1,64}[=:](?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w-])/dg,
   secretGroup: "secret",
   validators: [notPlaceholder],
   truePositives: [

@@ -90,8 +90,9 @@ export const recoveryCode: Rule = {
         "(?<secret>[a-z0-9]{4,6}(?:-[a-z0-9]{4,6}){1,3}|[A-Z0-9]{4,5}-[A-Z0-9]{4,5}(?:-[A-Z0-9]{4,5})?|\\d{4} ?\\d{4}|[A-Z0-9]{10})" +
         // Google prints two codes a line, each numbered in its downloaded file.
         "(?=[ \\t]*(?:\\r?\\n|\\\\n|$)|[ \\t]{2,8}(?:\\d{1,2}[.)][ \\t]{1,4})?(?:\\d{4} ?\\d{4}|[a-z0-9]{4,6}-[a-z0-9]{4,6}))" +
-        // The second code of a line of two.
-        "|(?<secret>[a-z0-9]{4,6}-[a-z0-9]{4,6})(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}[a-z0-9]{4,6}-[a-z0-9]{4,6}[ \\t]{2,8}[a-z0-9]{4,6}-[a-z0-9]{4,6})" +
+        // The second code of a line of two: from the blanks before it (a leading class would be
+        // tried at every offset).
+        "|[ \\t]{2,8}(?<secret>[a-z0-9]{4,6}-[a-z0-9]{4,6})(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}[a-z0-9]{4,6}-[a-z0-9]{4,6}[ \\t]{2,8}[a-z0-9]{4,6}-[a-z0-9]{4,6})" +
         "(?=[ \\t]*(?:\\r?\\n|\\\\n|$))" +
         "|(?<secret>\\d{4} ?\\d{4})(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}(?:\\d{1,2}[.)][ \\t]{1,4})?\\d{4} ?\\d{4}[ \\t]{2,8}(?:\\d{1,2}[.)][ \\t]{1,4})?\\d{4} ?\\d{4})" +
         "(?=[ \\t]*(?:\\r?\\n|\\\\n|$))",
