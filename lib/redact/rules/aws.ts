@@ -225,7 +225,9 @@ export const ssmSecureString: Rule = {
   keywords: ["securestring"],
   pattern: () =>
     new RegExp(
-      '(?:"Value"|\\bValue)[ \\t]*:[ \\t]*(?:"(?<secret>[^"\\n]{1,4096})"|(?<secret>[^\\s"\'{\\[][^\\n]{0,4095}?))[ \\t]*(?=,?[ \\t]*(?:\\r?\\n|$)|\\})',
+      // Quoted in JSON, bare in YAML: two spellings of one group.
+      '(?:"Value"|\\bValue)[ \\t]*:[ \\t]*(?:"(?<secret>[^"\\n]{1,4096})"' +
+        `|(?<secret>[^\\s"'{\\[][^\\n]{0,4095}?))[ \\t]*(?=,?[ \\t]*(?:\\r?\\n|$)|\\})`,
       "dg",
     ),
   secretGroup: "secret",
