@@ -43,7 +43,7 @@ export const generatedSecret: Rule = {
     new RegExp(
       // Printed only when nothing takes the output but `tee`: piped into `docker secret create`,
       // the line after is the new secret's id.
-      `(?:\\b(?:${GENERATORS}))[^\\n|;&>]{0,200}(?:\\|[ \\t]*(?:sudo[ \\t]+)?tee\\b[^\\n|;&]{0,200})?\\r?\\n[ \\t]*` +
+      `\\b(?:${GENERATORS})[^\\n|;&>]{0,200}(?:\\|[ \\t]*(?:sudo[ \\t]+)?tee\\b[^\\n|;&]{0,200})?\\r?\\n[ \\t]*` +
         `(?<secret>(?:base64:)?[A-Za-z0-9+/_-]{16,200}={0,2})[ \\t]*(?=\\r?\\n|$)`,
       "dg",
     ),

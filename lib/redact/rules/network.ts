@@ -84,10 +84,10 @@ export const networkDeviceSecret: Rule = {
           `|(?<![\\w-])#?psk=(?:"(?<secret>[^"\\n]{8,63})"|(?<secret>[0-9a-f]{64})(?![0-9a-f]))` +
           // Squid's parent proxy: `cache_peer … login=user:password`.
           `|\\bcache_peer\\b[^\\n]{0,300}?\\blogin=[^:\\s]{1,64}:${WORD}` +
-          // IOS's older AAA server lines: `radius-server host 10.0.0.5 auth-port 1812 key …`.
-          `|\\b(?:tacacs|radius)-server[ \\t]+host[ \\t]+[\\w.:-]{1,64}(?:[ \\t]+(?!key\\b)[\\w-]{1,32}){0,8}[ \\t]+key(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])${WORD}` +
-          // Keys: `key-string …`, `ikev1 pre-shared-key …`, `crypto isakmp key … address`, AAA servers' keys.
-          "|\\b(?:key-string|pre-shared-key|message-digest-key[ \\t]+\\d{1,3}[ \\t]+md5|crypto[ \\t]+isakmp[ \\t]+key|(?:tacacs|radius)-server[ \\t]+key)" +
+          // Keys: `key-string …`, `ikev1 pre-shared-key …`, `crypto isakmp key … address`, AAA servers'
+          // keys, also on IOS's older server lines (`radius-server host 10.0.0.5 auth-port 1812 key …`).
+          "|\\b(?:key-string|pre-shared-key|message-digest-key[ \\t]+\\d{1,3}[ \\t]+md5|crypto[ \\t]+isakmp[ \\t]+key" +
+          "|(?:tacacs|radius)-server[ \\t]+(?:host[ \\t]+[\\w.:-]{1,64}(?:[ \\t]+(?!key\\b)[\\w-]{1,32}){0,8}[ \\t]+)?key)" +
           `(?:[ \\t]+0)?[ \\t]+(?![57][ \\t])(?!ascii-text[ \\t]|[\\w-]{1,40}=)${WORD}` +
           // FortiGate: `set psksecret …`, `set passwd …`; `set password …` in a FortiOS config, not `ENC …`.
           `|\\bset[ \\t]+(?:psksecret|passwd|(?<forti>password|auth-password|priv-password))[ \\t]+(?!ENC[ \\t])${QUOTED_OR_WORD}` +
