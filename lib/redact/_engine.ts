@@ -592,28 +592,32 @@ export function scanText(
     }
     return total * DENSE_KEYWORD_SPACING > lower.length ? undefined : mergedOffsets(lists);
   };
-  const ordered = inPriorityOrder(rules);
-  const lowest = ordered.at(-1)?.priority ?? 0;
-  for (let i = 0; i < ordered.length; i++) {
-    const rule = ordered[i]!;
+  // Only the rules whose keywords occur are read any further: in the hook's bundle a rule is
+  // built at its first read past its keywords (`hook/build.ts`), so the others cost nothing.
+  const runnable: Rule[] = [];
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i]!;
     // Asked of the clock only now and then: each asking costs the hook's cold process 1 µs.
     if (i % DEADLINE_EVERY_RULES === 0) checkDeadline(engineOptions.deadline);
     const runs = rule.precheckFirst
       ? prechecked(rule) && keyed(rule)
       : keyed(rule) && prechecked(rule);
-    if (runs) {
-      checkDeadline(engineOptions.deadline);
-      collect(
-        text,
-        rule,
-        engineOptions,
-        candidates,
-        explain ? rejections : undefined,
-        claimed,
-        lowest,
-        offsetsOf(rule),
-      );
-    }
+    if (runs) runnable.push(rule);
+  }
+  const ordered = inPriorityOrder(runnable);
+  const lowest = ordered.at(-1)?.priority ?? 0;
+  for (const rule of ordered) {
+    checkDeadline(engineOptions.deadline);
+    collect(
+      text,
+      rule,
+      engineOptions,
+      candidates,
+      explain ? rejections : undefined,
+      claimed,
+      lowest,
+      offsetsOf(rule),
+    );
   }
   const findings = resolveOverlaps(candidates, explain ? rejections : undefined);
   checkDeadline(engineOptions.deadline);
@@ -739,27 +743,22 @@ const DEADLINE_EVERY_RULES = 16;
 /** Positions in a rule list stay under this, and so fit under a priority in one sort key. */
 const MAX_RULES = 0x10000;
 
-const priorityOrders = new WeakMap<readonly Rule[], readonly Rule[]>();
-
 /**
  * `rules` from the highest priority to the lowest, in their order where
  * equal: what a span claimed first then spares the rules after it (see
  * {@linkcode collect}); the overlaps resolve as in any order.
  */
 function inPriorityOrder(rules: readonly Rule[]): readonly Rule[] {
-  let ordered = priorityOrders.get(rules);
-  if (ordered !== undefined) return ordered;
   if (rules.length >= MAX_RULES) throw new RangeError(`at most ${MAX_RULES - 1} rules`);
   // Sorted as numbers, natively: a comparator called from the sort cost the hook's cold
   // process 0.1 to 0.2 ms more for 184 rules. Priority descending, then position ascending.
   const keys = new Float64Array(rules.length);
   for (let i = 0; i < rules.length; i++) keys[i] = -rules[i]!.priority * MAX_RULES + i;
   keys.sort();
-  ordered = [];
+  const ordered: Rule[] = [];
   for (let i = 0; i < keys.length; i++) {
-    (ordered as Rule[]).push(rules[((keys[i]! % MAX_RULES) + MAX_RULES) % MAX_RULES]!);
+    ordered.push(rules[((keys[i]! % MAX_RULES) + MAX_RULES) % MAX_RULES]!);
   }
-  priorityOrders.set(rules, ordered);
   return ordered;
 }
 
