@@ -2,7 +2,7 @@
  * `deno task bundle`: builds `hook/dist/hook.js`, the one file `install`
  * points at, from `hook/main.ts`.
  *
- * Four steps, each measured to pay (bench/README.md):
+ * Five steps, each measured to pay (bench/README.md):
  *
  * 1. `deno bundle --minify` inlines every module, so Deno loads one file
  *    instead of ~45.
@@ -11,7 +11,11 @@
  * 3. {@linkcode escapeNonAscii} makes the file ASCII: Deno hands V8 an ASCII
  *    module as it is, but copies any other into UTF-16 first, and that
  *    cost 1.6 ms of each hook run on a slow day for 82 characters.
- * 4. {@linkcode markEager} puts in parentheses every function that ran when
+ * 4. {@linkcode lazyRules} wraps each redaction rule so that only its
+ *    keywords are evaluated when the hook loads, and the rest when a text
+ *    holds one of them: of the 228 rules, a payload gives 10 to 20 any cause
+ *    to run.
+ * 5. {@linkcode markEager} puts in parentheses every function that ran when
  *    the bundle was tried on real payloads ({@linkcode functionsThatRun}).
  *    V8 compiles a function lazily, at its first call, unless it is
  *    parenthesised; and Deno caches the bytecode V8 compiled before the
@@ -34,6 +38,7 @@ import { promptPayload, stopPayload, toolPayload } from "../bench/_payloads.ts";
 import { type CommandSpec, EXIT, optionValue, parseOrExit } from "../lib/cli.ts";
 import { fileUrlToPath } from "../lib/file_url.ts";
 import { dirname } from "../lib/paths.ts";
+import type { Rule } from "../lib/redact/_engine.ts";
 
 const BUNDLE_SPEC: CommandSpec = {
   command: "bundle",
@@ -93,20 +98,32 @@ export function dropRuleSamples(source: string): string {
     const properties = object.properties ?? [];
     const names = new Set(properties.map(propertyName));
     if (!names.has("placeholder") || !names.has("pattern")) return;
-    properties.forEach((property, index) => {
-      if (!REVIEW_ONLY_RULE_FIELDS.has(propertyName(property) as string)) return;
-      // Cut through the next property's start (its comma goes too), or from
-      // the previous property's end for the last one.
-      const next = properties[index + 1];
-      const previous = properties[index - 1];
-      if (next !== undefined) cuts.push({ start: property.start, end: next.start });
-      else if (previous !== undefined) cuts.push({ start: previous.end, end: property.end });
-      else cuts.push(property);
-    });
+    cuts.push(...propertyCuts(properties, REVIEW_ONLY_RULE_FIELDS));
   });
+  return withoutCuts(source, cuts, 0, source.length);
+}
+
+/** The spans that remove `names` from an object literal's `properties`, commas and all. */
+function propertyCuts(properties: SyntaxNode[], names: ReadonlySet<string>): Span[] {
+  const cuts: Span[] = [];
+  properties.forEach((property, index) => {
+    if (!names.has(propertyName(property) as string)) return;
+    // Cut through the next property's start (its comma goes too), or from
+    // the previous property's end for the last one.
+    const next = properties[index + 1];
+    const previous = properties[index - 1];
+    if (next !== undefined) cuts.push({ start: property.start, end: next.start });
+    else if (previous !== undefined) cuts.push({ start: previous.end, end: property.end });
+    else cuts.push(property);
+  });
+  return cuts;
+}
+
+/** `source` from `start` to `end`, less `cuts`. */
+function withoutCuts(source: string, cuts: Span[], start: number, end: number): string {
   cuts.sort((a, b) => a.start - b.start);
   let out = "";
-  let at = 0;
+  let at = start;
   for (const cut of cuts) {
     // Two adjacent cuts (the last two fields) may overlap on the comma between them.
     if (cut.start < at) {
@@ -116,6 +133,135 @@ export function dropRuleSamples(source: string): string {
     out += source.slice(at, cut.start);
     at = cut.end;
   }
+  return out + source.slice(at, end);
+}
+
+/**
+ * Rule fields copied out when the rules load, read by the engine of every
+ * rule: the keywords that decide whether a rule runs at all, and the two
+ * flags it may look at alongside them.
+ */
+const RULE_FIELDS_READ_FIRST = ["keywords", "precheckFirst", "startsAtKeyword"] as const;
+const READ_FIRST: ReadonlySet<string> = new Set(RULE_FIELDS_READ_FIRST);
+
+/** Every other rule field: reading any of them builds the rule. */
+const RULE_FIELDS_BUILT_ON_READ = [
+  "id",
+  "metricLabel",
+  "description",
+  "placeholder",
+  "precheck",
+  "pattern",
+  "secretGroup",
+  "secretFrom",
+  "priority",
+  "validators",
+  "allowlist",
+  "truePositives",
+  "falsePositives",
+] as const;
+
+// A field added to `Rule` and to neither list above fails to type-check here.
+const _everyRuleField: Record<
+  Exclude<
+    keyof Rule,
+    typeof RULE_FIELDS_READ_FIRST[number] | typeof RULE_FIELDS_BUILT_ON_READ[number]
+  >,
+  never
+> = {};
+
+/** What the bundle calls a lazy rule's maker: a name esbuild's minified ones cannot take. */
+const LAZY_RULE = "__cyberosLazyRule";
+
+/**
+ * Defines {@linkcode LAZY_RULE}: a rule whose read-first fields are its own
+ * from the start and whose others come from `build()`, called once at the
+ * first read of any of them, which then makes them all its own (so later
+ * reads are plain property reads).
+ */
+const LAZY_RULE_MAKER = `var ${LAZY_RULE} = (function () {
+  function LazyRule(keywords, precheckFirst, startsAtKeyword, build) {
+    this.keywords = keywords;
+    this.precheckFirst = precheckFirst;
+    this.startsAtKeyword = startsAtKeyword;
+    Object.defineProperty(this, "build", { value: build, configurable: true });
+  }
+  const fields = ${JSON.stringify(RULE_FIELDS_BUILT_ON_READ)};
+  for (const field of fields) {
+    Object.defineProperty(LazyRule.prototype, field, {
+      get: function () {
+        const rule = this.build();
+        for (const name of fields) {
+          Object.defineProperty(this, name, { value: rule[name], writable: true, enumerable: true, configurable: true });
+        }
+        delete this.build;
+        return rule[field];
+      },
+    });
+  }
+  return function (keywords, precheckFirst, startsAtKeyword, build) {
+    return new LazyRule(keywords, precheckFirst, startsAtKeyword, build);
+  };
+})();
+`;
+
+/**
+ * Makes every redaction rule of a bundled module (an object literal with
+ * `placeholder` and `pattern`, or a call whose one argument is one, as
+ * `token({…})`) a lazy rule: its keywords and flags ({@linkcode
+ * RULE_FIELDS_READ_FIRST}) are evaluated when the module loads, the rest
+ * only when the engine first reads past them, which it does only for a rule
+ * whose keywords occur in the text. A hook run then neither evaluates nor
+ * keeps in the code cache the 200 or so rules its payload gives no cause to
+ * run.
+ *
+ * @example
+ * ```ts
+ * lazyRules('const r = {id: "x", placeholder: "<X>", keywords: ["k"], pattern: p};');
+ * // '<maker>const r = __cyberosLazyRule(["k"], void 0, void 0, () => ({id: "x", …}));'
+ * ```
+ */
+export function lazyRules(source: string): string {
+  const program = parse(source, { ecmaVersion: "latest", sourceType: "module" });
+  const wraps: Array<Span & { read: string[]; cuts: Span[] }> = [];
+  fullAncestor(program as never, (node, _state, ancestors) => {
+    const object = node as unknown as SyntaxNode;
+    if (object.type !== "ObjectExpression") return;
+    const properties = object.properties ?? [];
+    const byName = new Map(properties.map((property) => [propertyName(property), property]));
+    if (!byName.has("placeholder") || !byName.has("pattern")) return;
+    if (properties.some((property) => property.type !== "Property")) {
+      throw new Error(`The rule at ${object.start} spreads another object: it cannot be made lazy`);
+    }
+    const parent = ancestors[ancestors.length - 2] as unknown as SyntaxNode & {
+      arguments?: SyntaxNode[];
+    };
+    const target = parent?.type === "CallExpression" && parent.arguments?.length === 1
+      ? parent
+      : object;
+    const read = RULE_FIELDS_READ_FIRST.map((name) => {
+      const value = (byName.get(name) as { value?: Span } | undefined)?.value;
+      return value === undefined ? "void 0" : source.slice(value.start, value.end);
+    });
+    // The read-first fields are the lazy rule's own: the literal need not make them again.
+    wraps.push({
+      start: target.start,
+      end: target.end,
+      read,
+      cuts: propertyCuts(properties, READ_FIRST),
+    });
+  });
+  wraps.sort((a, b) => a.start - b.start);
+  let out = LAZY_RULE_MAKER;
+  let at = 0;
+  for (const wrap of wraps) {
+    if (wrap.start < at) throw new Error(`The rule at ${wrap.start} is inside another rule`);
+    out += source.slice(at, wrap.start);
+    const built = withoutCuts(source, wrap.cuts, wrap.start, wrap.end);
+    out += `${LAZY_RULE}(${wrap.read.join(", ")}, () => (${built}))`;
+    at = wrap.end;
+  }
+  if (wraps.length === 0) throw new Error("No redaction rule found to make lazy");
   return out + source.slice(at);
 }
 
@@ -369,7 +515,8 @@ export async function buildHookBundle(): Promise<string> {
   if (output.code !== 0) {
     throw new Error(`deno bundle failed: ${new TextDecoder().decode(output.stderr).trim()}`);
   }
-  const lazy = escapeNonAscii(dropRuleSamples(new TextDecoder().decode(output.stdout)));
+  const bundled = new TextDecoder().decode(output.stdout);
+  const lazy = lazyRules(escapeNonAscii(dropRuleSamples(bundled)));
   return markEager(lazy, { only: await functionsThatRun(lazy) });
 }
 

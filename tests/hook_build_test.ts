@@ -7,7 +7,15 @@
  */
 
 import assert from "node:assert/strict";
-import { dropRuleSamples, escapeNonAscii, functionsThatRun, markEager } from "../hook/build.ts";
+import {
+  dropRuleSamples,
+  escapeNonAscii,
+  functionsThatRun,
+  lazyRules,
+  markEager,
+} from "../hook/build.ts";
+import { RULES } from "../lib/redact/rules/mod.ts";
+import { fileUrlToPath } from "../lib/file_url.ts";
 
 /** Runs a module's text and returns what it left in `globalThis.result`. */
 async function evaluate(source: string): Promise<unknown> {
@@ -103,6 +111,105 @@ Deno.test("dropRuleSamples: rules lose only their review fields; other objects k
     "description,truePositives,placeholder",
   ]);
   assert.ok(!dropped.includes("a1") && !dropped.includes('"A key"'));
+});
+
+const LAZY_SAMPLE = `
+let built = 0;
+const withDefaults = (spec) => { spec.priority ??= 800; return spec; };
+const plain = { id: (built++, "a"), placeholder: "<A>", keywords: ["a", "b"], pattern: () => /a/g,
+  precheckFirst: true, priority: 1, validators: [(s) => s.length > 1] };
+const called = withDefaults({ id: (built++, "b"), placeholder: "<B>", keywords: [], pattern: () => /b/g,
+  startsAtKeyword: true });
+const notARule = { id: (built++, "c"), placeholder: "<C>" };
+const seen = [built, plain.keywords, plain.precheckFirst, plain.startsAtKeyword, called.startsAtKeyword, built];
+seen.push(plain.id, built, plain.priority, plain.validators[0]("xy"), plain.pattern().source, built);
+seen.push(called.priority, called.id, built, Object.keys(plain).includes("placeholder"));
+globalThis.result = seen;
+`;
+
+Deno.test("lazyRules: a rule is built at the first read past its keywords and flags, once", async () => {
+  const lazy = lazyRules(LAZY_SAMPLE);
+  assert.deepEqual(await evaluate(lazy), [
+    1, // only `notARule` so far
+    ["a", "b"],
+    true,
+    undefined,
+    true,
+    1,
+    "a",
+    2,
+    1,
+    true,
+    "a",
+    2,
+    800, // the call around a rule (as \`token({…})\`) is built with it
+    "b",
+    3,
+    true,
+  ]);
+  assert.deepEqual(await evaluate(LAZY_SAMPLE), [
+    3,
+    ["a", "b"],
+    true,
+    undefined,
+    true,
+    3,
+    "a",
+    3,
+    1,
+    true,
+    "a",
+    3,
+    800,
+    "b",
+    3,
+    true,
+  ]);
+});
+
+Deno.test("lazyRules: refuses a rule it cannot make lazy, and a module without rules", () => {
+  assert.throws(
+    () => lazyRules('const r = { ...base, placeholder: "<A>", pattern: () => /a/ };'),
+    /spreads another object/,
+  );
+  assert.throws(() => lazyRules("const r = { id: 1 };"), /No redaction rule/);
+});
+
+Deno.test("lazyRules: every bundled rule reads as its source does", async () => {
+  const entry = fileUrlToPath(new URL("../lib/redact/rules/mod.ts", import.meta.url));
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "-q", "--platform", "deno", entry],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  const lazy = lazyRules(dropRuleSamples(new TextDecoder().decode(output.stdout)));
+  const file = await Deno.makeTempFile({ suffix: ".js" });
+  let bundled: typeof RULES;
+  try {
+    await Deno.writeTextFile(file, lazy);
+    bundled = (await import(`file://${file}`)).RULES;
+  } finally {
+    await Deno.remove(file);
+  }
+  assert.equal(bundled.length, RULES.length);
+  const fields = (rule: (typeof RULES)[number]) => ({
+    keywords: rule.keywords,
+    precheckFirst: rule.precheckFirst,
+    startsAtKeyword: rule.startsAtKeyword,
+    id: rule.id,
+    metricLabel: rule.metricLabel,
+    placeholder: rule.placeholder,
+    precheck: typeof rule.precheck,
+    pattern: `${rule.pattern()}`,
+    secretGroup: rule.secretGroup,
+    secretFrom: rule.secretFrom,
+    priority: rule.priority,
+    // The bundler numbers a name that two modules declare.
+    validators: rule.validators.map((validator) => validator.name.replace(/\d+$/, "")),
+    allowlist: rule.allowlist.map(String),
+  });
+  bundled.forEach((rule, index) => assert.deepEqual(fields(rule), fields(RULES[index]!)));
 });
 
 const NON_ASCII = String.raw`
