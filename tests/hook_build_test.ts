@@ -128,7 +128,9 @@ globalThis.result = seen;
 `;
 
 Deno.test("lazyRules: a rule is built at the first read past its keywords and flags, once", async () => {
-  const lazy = lazyRules(LAZY_SAMPLE);
+  const { text: lazy, builders } = lazyRules(LAZY_SAMPLE);
+  assert.equal(builders.size, 2);
+  for (const offset of builders) assert.ok(lazy.startsWith("() => (", offset));
   assert.deepEqual(await evaluate(lazy), [
     1, // only `notARule` so far
     ["a", "b"],
@@ -183,7 +185,7 @@ Deno.test("lazyRules: every bundled rule reads as its source does", async () => 
     stderr: "piped",
   }).output();
   assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  const lazy = lazyRules(dropRuleSamples(new TextDecoder().decode(output.stdout)));
+  const lazy = lazyRules(dropRuleSamples(new TextDecoder().decode(output.stdout))).text;
   const file = await Deno.makeTempFile({ suffix: ".js" });
   let bundled: typeof RULES;
   try {
