@@ -12,9 +12,9 @@
  *    module as it is, but copies any other into UTF-16 first, and that
  *    cost 1.6 ms of each hook run on a slow day for 82 characters.
  * 4. {@linkcode lazyRules} wraps each redaction rule so that only its
- *    keywords are evaluated when the hook loads, and the rest when a text
- *    holds one of them: of the 228 rules, a payload gives 10 to 20 any cause
- *    to run.
+ *    keywords and precheck are evaluated when the hook loads, and the rest
+ *    when a text holds a keyword and passes the precheck: of the 228 rules, a
+ *    payload gives 10 to 20 any cause to run.
  * 5. {@linkcode markEager} puts in parentheses every function that ran when
  *    the bundle was tried on real payloads ({@linkcode functionsThatRun}),
  *    but for the rules' builders.
@@ -139,10 +139,15 @@ function withoutCuts(source: string, cuts: Span[], start: number, end: number): 
 
 /**
  * Rule fields copied out when the rules load, read by the engine of every
- * rule: the keywords that decide whether a rule runs at all, and the two
- * flags it may look at alongside them.
+ * rule: the keywords and the precheck that decide whether a rule runs at
+ * all, and the two flags it may look at alongside them.
  */
-const RULE_FIELDS_READ_FIRST = ["keywords", "precheckFirst", "startsAtKeyword"] as const;
+const RULE_FIELDS_READ_FIRST = [
+  "keywords",
+  "precheck",
+  "precheckFirst",
+  "startsAtKeyword",
+] as const;
 const READ_FIRST: ReadonlySet<string> = new Set(RULE_FIELDS_READ_FIRST);
 
 /** Every other rule field: reading any of them builds the rule. */
@@ -151,7 +156,6 @@ const RULE_FIELDS_BUILT_ON_READ = [
   "metricLabel",
   "description",
   "placeholder",
-  "precheck",
   "pattern",
   "secretGroup",
   "secretFrom",
@@ -181,10 +185,8 @@ const LAZY_RULE = "__cyberosLazyRule";
  * reads are plain property reads).
  */
 const LAZY_RULE_MAKER = `var ${LAZY_RULE} = (function () {
-  function LazyRule(keywords, precheckFirst, startsAtKeyword, build) {
-    this.keywords = keywords;
-    this.precheckFirst = precheckFirst;
-    this.startsAtKeyword = startsAtKeyword;
+  function LazyRule(build, ${RULE_FIELDS_READ_FIRST.join(", ")}) {
+    ${RULE_FIELDS_READ_FIRST.map((field) => `this.${field} = ${field};`).join("\n    ")}
     Object.defineProperty(this, "build", { value: build, configurable: true });
   }
   const fields = ${JSON.stringify(RULE_FIELDS_BUILT_ON_READ)};
@@ -200,8 +202,8 @@ const LAZY_RULE_MAKER = `var ${LAZY_RULE} = (function () {
       },
     });
   }
-  return function (keywords, precheckFirst, startsAtKeyword, build) {
-    return new LazyRule(keywords, precheckFirst, startsAtKeyword, build);
+  return function (build, ${RULE_FIELDS_READ_FIRST.join(", ")}) {
+    return new LazyRule(build, ${RULE_FIELDS_READ_FIRST.join(", ")});
   };
 })();
 `;
@@ -217,17 +219,18 @@ export interface LazyRules {
 /**
  * Makes every redaction rule of a bundled module (an object literal with
  * `placeholder` and `pattern`, or a call whose one argument is one, as
- * `token({…})`) a lazy rule: its keywords and flags ({@linkcode
- * RULE_FIELDS_READ_FIRST}) are evaluated when the module loads, the rest
- * only when the engine first reads past them, which it does only for a rule
- * whose keywords occur in the text. A hook run then neither evaluates nor
- * keeps in the code cache the 200 or so rules its payload gives no cause to
- * run.
+ * `token({…})`) a lazy rule: its keywords, precheck and flags
+ * ({@linkcode RULE_FIELDS_READ_FIRST}) are evaluated when the module loads,
+ * the rest only when the engine first reads past them, which it does only
+ * for a rule whose keywords occur in the text and whose precheck passes. A
+ * hook run then neither evaluates nor keeps in the code cache the 200 or so
+ * rules its payload gives no cause to run. Returns the module and where each
+ * rule's builder starts.
  *
  * @example
  * ```ts
  * lazyRules('const r = {id: "x", placeholder: "<X>", keywords: ["k"], pattern: p};').text;
- * // '<maker>const r = __cyberosLazyRule(["k"], void 0, void 0, () => ({id: "x", …}));'
+ * // '<maker>const r = __cyberosLazyRule(() => ({id: "x", …}), ["k"], void 0, void 0, void 0);'
  * ```
  */
 export function lazyRules(source: string): LazyRules {
@@ -268,9 +271,9 @@ export function lazyRules(source: string): LazyRules {
     if (wrap.start < at) throw new Error(`The rule at ${wrap.start} is inside another rule`);
     out += source.slice(at, wrap.start);
     const built = withoutCuts(source, wrap.cuts, wrap.start, wrap.end);
-    out += `${LAZY_RULE}(${wrap.read.join(", ")}, `;
+    out += `${LAZY_RULE}(`;
     builders.add(out.length);
-    out += `() => (${built}))`;
+    out += `() => (${built}), ${wrap.read.join(", ")})`;
     at = wrap.end;
   }
   if (wraps.length === 0) throw new Error("No redaction rule found to make lazy");

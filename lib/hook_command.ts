@@ -40,12 +40,20 @@ export const DEFAULT_HOOK_SCRIPT = fileUrlToPath(new URL("../hook/dist/hook.js",
  *   a 4 KB prompt's run takes 0.8 ms less CPU without it. TurboFan stays: only the
  *   16 MiB inputs run long enough to call it, and they need it to stay
  *   within the redaction budget.
+ * - `--invocation-count-for-turbofan=10000`: a function V8 saw called 3,000
+ *   times (its default) it compiles with TurboFan, and on the hook's only
+ *   thread that stops the run for 4.5 to 5.7 ms. Three of the 29 payloads
+ *   Claude Code was seen to send reached it (a prompt, an Edit and an Agent
+ *   call: the walk over long patterns' alternatives, the keyword lookups),
+ *   and their runs took 2.4 to 5.5 ms longer; at 10,000 none do, and a
+ *   16 MiB prompt still gets TurboFan where it pays, in the same 1.0 s.
  *
  * See bench/README.md. The `hook` task in `deno.json` passes the same
  * flags (a test keeps the two equal).
  */
 export const HOOK_V8_FLAGS = [
-  "--v8-flags=--no-sparkplug,--no-maglev,--no-regexp-tier-up,--single-threaded",
+  "--v8-flags=--no-sparkplug,--no-maglev,--no-regexp-tier-up,--single-threaded," +
+  "--invocation-count-for-turbofan=10000",
 ] as const;
 
 /** Options for {@linkcode buildHookCommand}. */

@@ -117,26 +117,30 @@ const LAZY_SAMPLE = `
 let built = 0;
 const withDefaults = (spec) => { spec.priority ??= 800; return spec; };
 const plain = { id: (built++, "a"), placeholder: "<A>", keywords: ["a", "b"], pattern: () => /a/g,
-  precheckFirst: true, priority: 1, validators: [(s) => s.length > 1] };
+  precheckFirst: true, precheck: (facts) => facts.length > 2, priority: 1, validators: [(s) => s.length > 1] };
 const called = withDefaults({ id: (built++, "b"), placeholder: "<B>", keywords: [], pattern: () => /b/g,
   startsAtKeyword: true });
 const notARule = { id: (built++, "c"), placeholder: "<C>" };
-const seen = [built, plain.keywords, plain.precheckFirst, plain.startsAtKeyword, called.startsAtKeyword, built];
+const seen = [built, plain.keywords, plain.precheckFirst, plain.startsAtKeyword, called.startsAtKeyword,
+  plain.precheck("abc"), called.precheck, built];
 seen.push(plain.id, built, plain.priority, plain.validators[0]("xy"), plain.pattern().source, built);
 seen.push(called.priority, called.id, built, Object.keys(plain).includes("placeholder"));
 globalThis.result = seen;
 `;
 
-Deno.test("lazyRules: a rule is built at the first read past its keywords and flags, once", async () => {
+Deno.test("lazyRules: a rule is built at the first read past its keywords, precheck and flags, once", async () => {
   const { text: lazy, builders } = lazyRules(LAZY_SAMPLE);
   assert.equal(builders.size, 2);
   for (const offset of builders) assert.ok(lazy.startsWith("() => (", offset));
+  assert.ok(!lazy.includes("precheck: (facts)"), "the precheck is read first, not built again");
   assert.deepEqual(await evaluate(lazy), [
     1, // only `notARule` so far
     ["a", "b"],
     true,
     undefined,
     true,
+    true,
+    undefined,
     1,
     "a",
     2,
@@ -155,6 +159,8 @@ Deno.test("lazyRules: a rule is built at the first read past its keywords and fl
     true,
     undefined,
     true,
+    true,
+    undefined,
     3,
     "a",
     3,

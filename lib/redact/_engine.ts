@@ -592,8 +592,9 @@ export function scanText(
     }
     return total * DENSE_KEYWORD_SPACING > lower.length ? undefined : mergedOffsets(lists);
   };
-  // Only the rules whose keywords occur are read any further: in the hook's bundle a rule is
-  // built at its first read past its keywords (`hook/build.ts`), so the others cost nothing.
+  // Only the rules whose keywords occur and whose precheck passes are read any further: in the
+  // hook's bundle a rule is built at its first read past those (`hook/build.ts`), so the others
+  // cost nothing.
   const runnable: Rule[] = [];
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i]!;
