@@ -901,8 +901,9 @@ export const passwordProseAbroad: Rule = {
 
 /**
  * A user and a password either side of a spaced slash, after a word that
- * says login: `use dba_ro / 7!wwEO…`, `creds: admin / Xk9…`. Starts at the
- * slash and looks back, so text dense with the words costs nothing.
+ * says login (`use dba_ro / 7!wwEO…`, `creds: admin / Xk9…`), or after an
+ * admin account alone (`admin / Xk9…`). Starts at the slash and looks back,
+ * so text dense with the words costs nothing.
  */
 export const passwordSlashPair: Rule = {
   id: "password_slash_pair",
@@ -913,8 +914,10 @@ export const passwordSlashPair: Rule = {
   pattern: () =>
     new RegExp(
       // The word in other languages too: `Accesso webGUI: admin / …`, `Zugang`, `acceso`, `identifiants`.
-      "/(?<=(?<![A-Za-z])(?i:creds?|credentials|logins?|account|user(?:name)?|use|dùng|tài khoản|tk|accesso|acceso|acesso|accès|zugang|anmeldung|identifiants|credenziali|credenciales)" +
-        "(?:[ \\t:]+[^\\s/]{1,30}){0,8}[ \\t:]+[^\\s/]{1,64}[ \\t]/)[ \\t]+[`\"']?(?<secret>[^\\s/\"'`]{7,63}[^\\s/\"'`.,;:!?)])",
+      "/(?<=(?:(?<![A-Za-z])(?i:creds?|credentials|logins?|account|user(?:name)?|use|admin(?:istrator)?|dùng|tài khoản|tk|accesso|acceso|acesso|accès|zugang|anmeldung|identifiants|credenziali|credenciales)" +
+        "(?:[ \\t:]+[^\\s/]{1,30}){0,8}[ \\t:]+[^\\s/]{1,64}" +
+        // Or the account itself, with no word before it: `admin / …`, `` `Administrator` / `…` ``.
+        "|(?<![\\w.@-])[`\"']?(?i:admin(?:istrator)?|root)[`\"']?)[ \\t]/)[ \\t]+[`\"']?(?<secret>[^\\s/\"'`]{7,63}[^\\s/\"'`.,;:!?)])",
       "dg",
     ),
   secretGroup: "secret",
@@ -937,10 +940,14 @@ export const passwordSlashPair: Rule = {
     "09:19 Matteo: replica creds are in vault, use dba_ro / 7!wwEO4iYJe6JLlq for now",
     "creds: admin / Hq8#Vk2Lq7zz",
     "can you check why the login fails? creds are admin / fKtj_Hq8xi87 on staging",
+    // An admin account named, and no login word: the account says it.
+    "jenkins.int.example.org, `Administrator` / `Wq9#Lantern4`",
   ],
   falsePositives: [
     "use main / release-2024.06 branches",
     "login with your account / SSO; user admin / password reset",
+    "Go to Admin / Users / Roles and add the Editor role",
+    "root / Documents / Q3Report2024 is where the export lands",
   ],
 };
 
