@@ -808,6 +808,23 @@ Deno.test("placeholderProblem: a stand-in word in the marks that set it apart ([
   );
 });
 
+Deno.test("placeholderProblem: ciphertext, an HMAC and lookups that name where a secret is kept are stand-ins; a secret shaped near them is not", () => {
+  const iis =
+    "[enc:IISCngProvider:DDrSJANF1EMJkz6QKVbS1fVreup8OJy0H7MPMDPHp7zqIbOwUcWQnfKlErI0x5i7yIWQOr4vbh4cxa9CKdL+hFsJALQJ4u8A=:enc]";
+  assert.equal(placeholderProblem(iis), "IIS ciphertext");
+  const hmac = "hmac-sha256:ba574e931470f8e5f8f8f1c81191a285d35d52ff2d50d9e22b9e79f0f0ac8b6b";
+  assert.equal(placeholderProblem(hmac), "a secret's HMAC (Vault's audit log)");
+  assert.equal(placeholderProblem("%env(APP_SECRET)%"), "an environment lookup");
+  assert.equal(placeholderProblem("%env(resolve:JWT_SECRET_KEY)%"), "an environment lookup");
+  assert.equal(placeholderProblem("@keychain:AC_PASSWORD"), "a keychain or environment reference");
+  assert.equal(placeholderProblem("@env:NOTARY_PASSWORD"), "a keychain or environment reference");
+  // Only the whole shape: a value that merely starts like one is judged as any other.
+  assert.equal(placeholderProblem(`${hmac}x`), undefined);
+  assert.equal(placeholderProblem("[enc:IISCngProvider:Qk9#zz:enc]"), undefined);
+  assert.equal(placeholderProblem("@keychain:Tq8#Lm3vXr7"), undefined);
+  assert.equal(placeholderProblem("%env(APP_SECRET)%Kq7Lm2Vx9"), undefined);
+});
+
 Deno.test({
   name: "a secret found once is replaced wherever else it stands as a whole token",
   permissions: "none",

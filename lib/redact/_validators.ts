@@ -274,6 +274,7 @@ function mayReferToASecret(value: string): boolean {
     value.startsWith("@") || value.startsWith("ENC[") || value.startsWith(":") ||
     value.startsWith("$") || value.startsWith("__") || value.startsWith("process.env") ||
     value.startsWith("import.meta.env") || value.startsWith("os.environ") ||
+    value.startsWith("%env(") || value.startsWith("[enc:") || value.startsWith("hmac-sha256:") ||
     UPPER_SNAKE.test(value);
 }
 
@@ -295,6 +296,15 @@ function referenceProblem(value: string): string | undefined {
   if (/^(?::|@)[A-Za-z_][A-Za-z_]*\d*$|^\$\d+$/.test(value)) return "a bound parameter";
   // SOPS keeps each value encrypted in place: `ENC[AES256_GCM,data:…,type:str]`.
   if (value.startsWith("ENC[")) return "SOPS ciphertext";
+  // IIS keeps `applicationHost.config` secrets encrypted by a provider:
+  // `[enc:IISCngProvider:…:enc]`.
+  if (/^\[enc:\w+:[A-Za-z0-9+/=]+:enc\]$/.test(value)) return "IIS ciphertext";
+  // Vault's audit log writes each secret as its salted HMAC: `hmac-sha256:<64 hex>`.
+  if (/^hmac-sha256:[0-9a-f]{64}$/.test(value)) return "a secret's HMAC (Vault's audit log)";
+  // Symfony's `%env(APP_SECRET)%` and `%env(resolve:JWT_SECRET_KEY)%`: read from the environment.
+  if (/^%env\((?:[\w-]+:)*\w+\)%$/.test(value)) return "an environment lookup";
+  // Apple's `notarytool`/`altool` read `-p @keychain:AC_PASSWORD` and `@env:AC_PASSWORD`.
+  if (/^@(?:keychain|env):[\w.-]+$/.test(value)) return "a keychain or environment reference";
   // `db_password=@/dev/stdin` (vault kv put), `@./secret.txt` (curl): a file's contents.
   if (/^@[./~]/.test(value)) return "a file reference";
   // Azure App Service's `@Microsoft.KeyVault(SecretUri=…)`: a Key Vault reference.

@@ -442,6 +442,8 @@ export const genericKey: Rule = {
   ],
   falsePositives: [
     "(41)   Message-Authenticator = 0x6b2f1c0c9e6e5a7a3d6f4b0b2a1c9d8e",
+    // Vault's audit log: each secret is written as its salted HMAC.
+    '{"auth": {"client_token": "hmac-sha256:4c1e0a9f7b3d52e86a0f1c9b7d3e5a2f8c6b4d0e9a7f5c3b1d8e6a4c2f0b9d7e"}}',
     "[Service]\nLoadCredentialEncrypted=smtp-secret:/etc/credstore.encrypted/smtp-secret",
     "2024-06-12T21:44:09Z INFO allocator session=gsess-0c7e41a2-5b9d-4f3e-8a61-d2c4b7e9f013 port=7777",
     'logdesc="IPsec connection status changed" action="tunnel-up" cookies="5c1e9a7b3d2f4e60/0a8b6c4d2e1f3a57" user="N/A"',
@@ -1607,6 +1609,8 @@ export const genericKeyQuoted: Rule = {
   falsePositives: [
     // A message, not a key.
     'error_key = "Could not connect (timeout=30s) to db@host: retry #2 later"',
+    // Symfony reads it from the environment.
+    "framework:\n    secret: '%env(APP_SECRET)%'",
     "SECRET_KEY = 'django-insecure-change-me-before-deploying-to-prod'",
     "SECRET_KEY=${DJANGO_SECRET_KEY:-please-set-me}\nAUTH_URL=https://id.corp.lan/auth?x=1&y=#top!",
     "VNPAY_HASH_SECRET=<chuỗi-bí-mật-từ-VNPay>",

@@ -323,6 +323,9 @@ export const passwordAssignment: Rule = {
   ],
   falsePositives: [
     "KAFKA_SASL_PASSWORD=<from 1Password: kafka-orders>",
+    // IIS keeps it encrypted by a provider; notarytool reads it from the keychain.
+    '<processModel userName="svc_web" password="[enc:IISCngProvider:q3VnX0tR8mYbLz5wPe2HcJ9sAf7Dk1Gu4Ni6Ox0Bt8Ea3Wl=:enc]" />',
+    "NOTARY_PASSWORD=@keychain:AC_PASSWORD",
     // bundletool's and apksigner's references to where the password is kept.
     "bundletool build-apks --bundle=app.aab --ks=upload.jks --key-pass=env:UPLOAD_KEY_PASSWORD --ks-pass=file:/run/ks_pass",
     // Active Directory's time of the last change, in an LDIF export.
