@@ -818,6 +818,9 @@ Deno.test("placeholderProblem: ciphertext, an HMAC and lookups that name where a
   assert.equal(placeholderProblem("%env(resolve:JWT_SECRET_KEY)%"), "an environment lookup");
   assert.equal(placeholderProblem("@keychain:AC_PASSWORD"), "a keychain or environment reference");
   assert.equal(placeholderProblem("@env:NOTARY_PASSWORD"), "a keychain or environment reference");
+  assert.equal(placeholderProblem("X-Auth-Token"), "an HTTP header's name");
+  assert.equal(placeholderProblem("X-CSRF-Token"), "an HTTP header's name");
+  assert.equal(placeholderProblem("X-Tq8-Lm3v"), undefined);
   // Only the whole shape: a value that merely starts like one is judged as any other.
   assert.equal(placeholderProblem(`${hmac}x`), undefined);
   assert.equal(placeholderProblem("[enc:IISCngProvider:Qk9#zz:enc]"), undefined);

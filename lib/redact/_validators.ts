@@ -374,6 +374,8 @@ function placeholderProblemOf(value: string): string | undefined {
   if (value.length >= 8 && /^([a-z]{2,8})\1+$/.test(value.toLowerCase())) {
     return "one word repeated";
   }
+  // `HeaderAuthToken = "X-Auth-Token"`: the name of the header that carries one.
+  if (/^X(?:-(?:[A-Z][a-z]+|[A-Z]{2,5}))+$/.test(value)) return "an HTTP header's name";
   // THC Hydra's `^USER^` and `^PASS^`: where each guess goes.
   if (/^\^[A-Z]{3,8}\^(?:$|[:&])/.test(value)) return "a tool's placeholder";
   if (plainlyNotPlaceholder(value)) return undefined;

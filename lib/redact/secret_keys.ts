@@ -261,6 +261,9 @@ const PUBLIC_ANYWHERE = new Set([
  * say whose it is (`GEM_HOST_API_KEY`, `AZURE_STORAGE_KEY`).
  */
 const PUBLIC_LAST = new Set([
+  // AES-GCM's authentication tag, kept beside its ciphertext (Chef's encrypted data bags).
+  "tag",
+  "digest",
   "path",
   "file",
   "url",

@@ -444,6 +444,8 @@ export const genericKey: Rule = {
     "(41)   Message-Authenticator = 0x6b2f1c0c9e6e5a7a3d6f4b0b2a1c9d8e",
     // Vault's audit log: each secret is written as its salted HMAC.
     '{"auth": {"client_token": "hmac-sha256:4c1e0a9f7b3d52e86a0f1c9b7d3e5a2f8c6b4d0e9a7f5c3b1d8e6a4c2f0b9d7e"}}',
+    // AES-GCM's tag beside its ciphertext (a Chef encrypted data bag).
+    '{"encrypted_data": "Lk3v9QzT0w8bN5rXyC2mAe7u", "iv": "Hd4Qn8Zt2Wc6Lp0B", "auth_tag": "Zk7Tq2Vx9Lm4Rw8Pn3Bc6Q==", "version": 3}',
     "[Service]\nLoadCredentialEncrypted=smtp-secret:/etc/credstore.encrypted/smtp-secret",
     "2024-06-12T21:44:09Z INFO allocator session=gsess-0c7e41a2-5b9d-4f3e-8a61-d2c4b7e9f013 port=7777",
     'logdesc="IPsec connection status changed" action="tunnel-up" cookies="5c1e9a7b3d2f4e60/0a8b6c4d2e1f3a57" user="N/A"',
@@ -513,6 +515,13 @@ export const genericKeyMarkup: Rule = {
     notPlaceholder,
     notCodePath,
     notPlainUuid,
+    function notDateTime(c) {
+      // ISO 20022's `<CreDtTm>2024-06-11T05:14:02</CreDtTm>` (creation date and time, not `cred`).
+      return /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/
+          .test(c.secret)
+        ? "a date and time"
+        : undefined;
+    },
     function markupSecretShape(c) {
       return c.secret.length < 8 ? `length ${c.secret.length} < 8` : undefined;
     },
@@ -536,6 +545,8 @@ export const genericKeyMarkup: Rule = {
     "<apiKey>YOUR_API_KEY</apiKey>",
     "<keyName>primary-signing-key-2024</keyName>",
     "<tokenLifetime>3600</tokenLifetime>",
+    // ISO 20022's creation date and time, read as `cred`.
+    "<GrpHdr><MsgId>B2C-0613-7741</MsgId><CreDtTm>2025-03-02T09:41:27</CreDtTm></GrpHdr>",
   ],
 };
 
@@ -712,8 +723,11 @@ export const genericKeySaid: Rule = {
   priority: 400,
   validators: [
     function notDigest(c) {
-      // `key fingerprint is SHA256:…`: a digest's label before the colon.
-      return /(?:sha-?\d*|md5|blake\d*|fingerprint)$/i.test(lineBefore(c.text, c.matchStart, 24))
+      // `key fingerprint is SHA256:…`, `public key SHA-256 digest:`, `signing key digest (SHA-256):`:
+      // a digest's label before the colon.
+      return /(?:sha-?\d*|md5|blake\d*|fingerprint|digest|checksum)\)?$/i.test(
+          lineBefore(c.text, c.matchStart, 24),
+        )
         ? "a digest"
         : undefined;
     },
@@ -750,6 +764,8 @@ export const genericKeySaid: Rule = {
     "pass accessToken req.headers.authorization to the client",
     "token 7f3c2a91d5e44b8a9c1f2e6d8a0b4c7f5e1d2c3b4a59687 and the key points: see docs/keys.md",
     "the client secret rotates every 90 days; store secret AKVaultRef_MobileApp2024Prod_SigningKey01 in vault",
+    // A digest of a public key, labelled.
+    "Signer #2 public key SHA-256 digest: 9b1c7e03d4a85f26e0c3b97d1a46f82c5e09d3b7a1f64c28e5d0b93a7c16f4e2",
   ],
 };
 

@@ -323,6 +323,8 @@ export const passwordAssignment: Rule = {
   ],
   falsePositives: [
     "KAFKA_SASL_PASSWORD=<from 1Password: kafka-orders>",
+    // The name of the header that carries a token.
+    'const HeaderAuthToken = "X-Auth-Token"',
     // IIS keeps it encrypted by a provider; notarytool reads it from the keychain.
     '<processModel userName="svc_web" password="[enc:IISCngProvider:q3VnX0tR8mYbLz5wPe2HcJ9sAf7Dk1Gu4Ni6Ox0Bt8Ea3Wl=:enc]" />',
     "NOTARY_PASSWORD=@keychain:AC_PASSWORD",
@@ -983,9 +985,13 @@ export const envFallbackSecret: Rule = {
   validators: [
     function lookupNamesASecret(c) {
       const name = c.groups["name"] ?? lineBefore(c.text, c.matchStart, 200);
-      return /pass|pwd|secret|token|key|credential|auth/i.test(name)
-        ? undefined
-        : "the lookup names no secret";
+      if (!/pass|pwd|secret|token|key|credential|auth/i.test(name)) {
+        return "the lookup names no secret";
+      }
+      // `os.environ.get("DB_SECRET_ID", "prod/orders/db")`: the default names where it is kept.
+      return /[_.-](?:id|arn|name|path|ref)$/i.test(c.groups["name"] ?? "")
+        ? "the lookup names a secret's identifier"
+        : undefined;
     },
     notPlaceholder,
     (c) => passwordShapeProblem(c.secret),
@@ -1001,6 +1007,8 @@ export const envFallbackSecret: Rule = {
     "const port = process.env.PORT || '3000'; const host = process.env.HOST ?? 'localhost'",
     'password = os.environ.get("DB_PASSWORD", "changeme")',
     "region = System.getenv('AWS_REGION') ?: 'eu-west-1'",
+    // The secret's name in AWS Secrets Manager, not the secret.
+    'secret_id = os.environ.get("DB_SECRET_ID", "prod/orders/db")',
   ],
 };
 
