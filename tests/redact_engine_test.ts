@@ -33,6 +33,7 @@ import {
   luhnValid,
   mod97Valid,
   placeholderProblem,
+  SEARCHES_BEFORE_SET,
   shannonEntropy,
   TEMPLATE_SHAPE,
 } from "../lib/redact/_validators.ts";
@@ -709,11 +710,19 @@ Deno.test({
   },
 });
 
-Deno.test("inWordList: whole words only, never a part of one or an empty word", () => {
+Deno.test("inWordList: whole words only, never a part of one or an empty word, searched or from its set", () => {
   const list = "js json ts 001 010";
-  assert.ok(inWordList(list, "js") && inWordList(list, "json") && inWordList(list, "010"));
-  assert.ok(!inWordList(list, "jso") && !inWordList(list, "s") && !inWordList(list, "01"));
-  assert.ok(!inWordList(list, "") && !inWordList(list, "js json") && !inWordList(list, " js"));
+  const answers = () => [
+    inWordList(list, "js") && inWordList(list, "json") && inWordList(list, "010"),
+    !inWordList(list, "jso") && !inWordList(list, "s") && !inWordList(list, "01"),
+    !inWordList(list, "") && !inWordList(list, "js json") && !inWordList(list, " js"),
+    !inWordList(list, "json ts") && !inWordList(list, "ts ") && !inWordList(list, "\tts"),
+  ];
+  // The first lookups search the string; past SEARCHES_BEFORE_SET the list's set answers.
+  const searched = answers();
+  for (let i = 0; i < SEARCHES_BEFORE_SET; i++) inWordList(list, "js");
+  assert.deepEqual(searched, [true, true, true, true]);
+  assert.deepEqual(answers(), searched);
 });
 
 Deno.test("placeholderProblem: runs of consecutive characters, test words and my-password read as stand-ins, random values do not", () => {
