@@ -11,7 +11,7 @@
 import { boundaryFirst } from "../_boundary_first.ts";
 import type { Candidate, Rule } from "../_engine.ts";
 import { perText } from "../_memo.ts";
-import { textPasswordNameProblem } from "../secret_keys.ts";
+import { textPasswordNameProblem, textSecretNameProblem } from "../secret_keys.ts";
 import {
   charClasses,
   commandBefore,
@@ -984,14 +984,17 @@ export const envFallbackSecret: Rule = {
   priority: 430,
   validators: [
     function lookupNamesASecret(c) {
-      const name = c.groups["name"] ?? lineBefore(c.text, c.matchStart, 200);
-      if (!/pass|pwd|secret|token|key|credential|auth/i.test(name)) {
-        return "the lookup names no secret";
+      const name = c.groups["name"];
+      if (name === undefined) {
+        return /pass|pwd|secret|token|key|credential|auth/i.test(
+            lineBefore(c.text, c.matchStart, 200),
+          )
+          ? undefined
+          : "the lookup names no secret";
       }
-      // `os.environ.get("DB_SECRET_ID", "prod/orders/db")`: the default names where it is kept.
-      return /[_.-](?:id|arn|name|path|ref)$/i.test(c.groups["name"] ?? "")
-        ? "the lookup names a secret's identifier"
-        : undefined;
+      // The names' own judges: `DB_SECRET_ID` names where a secret is kept, not the secret.
+      const secret = textSecretNameProblem(name);
+      return secret === undefined || passwordNameProblem(name) === undefined ? undefined : secret;
     },
     notPlaceholder,
     (c) => passwordShapeProblem(c.secret),
