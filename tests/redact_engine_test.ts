@@ -642,6 +642,8 @@ Deno.test({
       "const token = readToken(apiKey); const secretName = config.secretName;",
       "bypass = true; compass: north; if the tests passes, passthrough=1",
       "mkdir -p build && git push -u origin main; the client secret is rotated monthly",
+      // A tool's argument names, redacted in every tool call.
+      "file_path\ncontent\nold_string\nnew_string\nxpath",
     ];
     for (const text of ordinary) scanText(text, spied);
     const costly = [
@@ -654,6 +656,7 @@ Deno.test({
       "password_assignment",
       "password_flag",
       "aws_secret",
+      "airtable_token",
     ];
     for (const id of costly) {
       assert.ok(!made.includes(id), `${id} ran on ordinary text`);

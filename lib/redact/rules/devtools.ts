@@ -318,6 +318,8 @@ export const airtable: Rule = token({
   description: "Airtable personal access token (pat….64 hex)",
   placeholder: "<AIRTABLE_TOKEN>",
   keywords: ["pat"],
+  // `pat` starting a word, as the pattern wants: not the one inside `file_path` or `xpath`.
+  precheck: (facts) => facts.startsWord("pat"),
   startsAtKeyword: true,
   pattern: () => /\b(?<![\w-])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![\w-])/dg,
   truePositives: [
