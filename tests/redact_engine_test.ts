@@ -8,7 +8,13 @@
  */
 
 import assert from "node:assert/strict";
-import { explainText, redactLines, redactText, redactValue } from "../lib/redact/mod.ts";
+import {
+  explainText,
+  ONE_PASS_MAX_CHARS,
+  redactLines,
+  redactText,
+  redactValue,
+} from "../lib/redact/mod.ts";
 import {
   applyFindings,
   ECHO_MAX_SECRETS,
@@ -286,6 +292,44 @@ Deno.test({
     const withBreak = redactLines(["a\nlan@mailbox.vn", "x"]);
     assert.deepEqual(withBreak.texts, ["a\n<EMAIL>", "x"]);
     assert.deepEqual(redactLines([]).texts, []);
+  },
+});
+
+Deno.test({
+  name: "redactValue() redacts the texts alongside in the keys' pass and returns them in order",
+  permissions: "none",
+  fn() {
+    const result = redactValue({ path: "/srv/app", note: `key ${AWS}` }, {
+      alongside: ["lan@mailbox.vn", "plain", ""],
+    });
+    assert.deepEqual(result.value, { path: "/srv/app", note: "key <AWS_KEY>" });
+    assert.deepEqual(result.alongside, ["<EMAIL>", "plain", ""]);
+    assert.deepEqual(result.counts, { aws_access_key: 1, email: 1 });
+    assert.equal(result.matchCount, 2);
+    assert.deepEqual(redactValue("x", { alongside: [AWS] }).alongside, ["<AWS_KEY>"]);
+  },
+});
+
+Deno.test({
+  name:
+    "redactValue() reads a string that is a JSON document, or long, or of many lines, in a pass of its own",
+  permissions: "none",
+  fn() {
+    // Only a JSON document's own pass reads its strings decoded: as a line among others the
+    // Secret's value, after an escaped line break, would stay.
+    const escaped = JSON.stringify({
+      manifest:
+        "kind: Secret\nstringData:\n  WEBHOOK_HMAC: UyQhVQ4XrjSa8viX77tAJ32FCpmbUVD8cPHQFYjFl63Ub9Uw\n",
+    });
+    const long = `${"word ".repeat(ONE_PASS_MAX_CHARS / 5)}lan@mailbox.vn`;
+    const lines = `first line\nkey ${AWS}`;
+    const result = redactValue({ escaped, long, lines, short: "lan@mailbox.vn" });
+    const value = result.value as Record<string, string>;
+    assert.ok(!value.escaped!.includes("UyQhVQ4Xrj"), value.escaped);
+    assert.ok(value.long!.endsWith("<EMAIL>"));
+    assert.equal(value.lines, "first line\nkey <AWS_KEY>");
+    assert.equal(value.short, "<EMAIL>");
+    assert.deepEqual(result.counts, { aws_access_key: 1, email: 2, kubernetes_secret_data: 1 });
   },
 });
 

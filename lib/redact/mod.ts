@@ -194,38 +194,26 @@ export function explainText(text: string, options: RedactOptions = {}): Explanat
   return { matches, rejected: rejections };
 }
 
+/** Options for {@linkcode redactValue}. */
+export interface ValueRedactOptions extends RedactOptions {
+  /**
+   * Short texts (a row's other fields) to redact in the same pass as the
+   * value's keys and short strings, each as its own line (see
+   * {@linkcode redactLines}); they come back in {@linkcode ValueRedactionResult.alongside}.
+   */
+  alongside?: readonly string[];
+}
+
 /** What {@linkcode redactValue} returns: the redacted copy and the summed counts. */
 export interface ValueRedactionResult {
   /** A copy of the value with every string and every object key redacted. */
   value: unknown;
-  /** Replaced spans over all strings and keys. */
+  /** Replaced spans over all strings and keys (and the texts alongside). */
   matchCount: number;
   /** Replaced spans per metric label. */
   counts: Record<string, number>;
-}
-
-/** Every distinct object key inside a value, redacted in one pass, and what that pass found. */
-function redactKeys(
-  value: object,
-  options: RedactOptions,
-): { byKey: Map<string, string>; matchCount: number; counts: Record<string, number> } {
-  const keys = new Set<string>();
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    const isArray = Array.isArray(node);
-    for (const [key, item] of Object.entries(node as Record<string, unknown>)) {
-      if (!isArray) keys.add(key);
-      if (item !== null && typeof item === "object") stack.push(item);
-    }
-  }
-  const list = [...keys];
-  const result = redactLines(list, options);
-  const byKey = new Map<string, string>();
-  list.forEach((key, i) => {
-    if (result.texts[i] !== key) byKey.set(key, result.texts[i]!);
-  });
-  return { byKey, matchCount: result.matchCount, counts: result.counts };
+  /** The texts given {@linkcode ValueRedactOptions.alongside}, redacted, in their order. */
+  alongside: string[];
 }
 
 /**
@@ -245,36 +233,51 @@ export const SECRET_KEY_RULE_ID = "secret_key_name";
 export const SECRET_KEY_PLACEHOLDER = "<SECRET>";
 
 /**
- * Redacts every string value and every object key inside a JSON value
- * (objects, arrays, nested), leaving numbers, booleans and null alone. A key
- * that names a secret ({@linkcode isSecretKeyName}) makes every non-empty
- * string under it a secret, replaced whole, unless the string is a template,
- * a masked value or a placeholder (`${DB_PASSWORD}`, `********`). Iterative, so a value nested
- * 10,000 deep does not overflow the stack.
+ * Longest string {@linkcode redactValue} redacts as a line of its one pass
+ * over keys and short strings. Each pass has a cost of its own in the hook's
+ * cold process (0.15 ms or more, however short the text), and a tool's input
+ * is mostly short strings: a path, a pattern, a description.
  */
-export function redactValue(value: unknown, options: RedactOptions = {}): ValueRedactionResult {
-  const counts: Record<string, number> = {};
-  let matchCount = 0;
-  const redactString = (text: string, secret: boolean): string => {
-    // A template, a masked value or a placeholder under a secret's key stays (`${DB_PASSWORD}`).
-    if (secret && text.length > 0 && placeholderProblem(text) === undefined) {
-      matchCount++;
-      counts[SECRET_KEY_RULE_ID] = (counts[SECRET_KEY_RULE_ID] ?? 0) + 1;
-      return SECRET_KEY_PLACEHOLDER;
-    }
-    const result = redactText(text, options);
-    if (result.matchCount === 0) return text;
-    matchCount += result.matchCount;
-    for (const [id, n] of Object.entries(result.counts)) counts[id] = (counts[id] ?? 0) + n;
-    return result.text;
-  };
-  if (typeof value === "string") return { value: redactString(value, false), matchCount, counts };
-  if (value === null || typeof value !== "object") return { value, matchCount, counts };
-  const redactedKeys = redactKeys(value, options);
-  matchCount += redactedKeys.matchCount;
-  for (const [id, n] of Object.entries(redactedKeys.counts)) counts[id] = (counts[id] ?? 0) + n;
+export const ONE_PASS_MAX_CHARS = 1024;
+
+/**
+ * Whether a string is redacted as a line of the one pass: short, one line,
+ * and not a JSON document, whose escaped strings are read decoded only in a
+ * pass of its own (see {@linkcode findingsOf}).
+ */
+function takesOnePass(text: string): boolean {
+  if (text.length > ONE_PASS_MAX_CHARS || text.includes("\n")) return false;
+  const first = text.trimStart()[0];
+  return first !== "{" && first !== "[";
+}
+
+/** Whether a string under a secret's key is replaced whole: not empty, and not a template, a masked value or a placeholder. */
+function replacedWhole(text: string, secret: boolean): boolean {
+  return secret && text.length > 0 && placeholderProblem(text) === undefined;
+}
+
+/**
+ * A copy of `value` whose keys and strings `rename` and `restring` give.
+ * Iterative, so a value nested 10,000 deep does not overflow the stack; the
+ * same value is always walked in the same order, which {@linkcode redactValue}
+ * relies on to walk it twice.
+ */
+function copyValue(
+  value: unknown,
+  rename: (key: string) => string,
+  restring: (text: string, secret: boolean) => string,
+): unknown {
+  if (typeof value === "string") return restring(value, false);
+  if (value === null || typeof value !== "object") return value;
   const root: unknown = Array.isArray(value) ? [] : {};
   const stack: Array<[source: unknown, target: unknown, secret: boolean]> = [[value, root, false]];
+  const copyOf = (item: unknown, secret: boolean): unknown => {
+    if (typeof item === "string") return restring(item, secret);
+    if (item === null || typeof item !== "object") return item;
+    const copy = Array.isArray(item) ? [] : {};
+    stack.push([item, copy, secret]);
+    return copy;
+  };
   while (stack.length > 0) {
     const [source, target, underSecret] = stack.pop()!;
     if (Array.isArray(source)) {
@@ -289,10 +292,10 @@ export function redactValue(value: unknown, options: RedactOptions = {}): ValueR
     for (const [key, item] of Object.entries(source as Record<string, unknown>)) {
       const secret = underSecret || isSecretKeyName(key);
       const namedValue = named && (key === "value" || key === "Value");
-      const redactedKey = redactedKeys.byKey.get(key) ?? key;
-      let name = redactedKey;
+      const renamed = rename(key);
+      let name = renamed;
       // Two keys redacted alike must not overwrite each other.
-      for (let n = 2; Object.hasOwn(out, name); n++) name = `${redactedKey}#${n}`;
+      for (let n = 2; Object.hasOwn(out, name); n++) name = `${renamed}#${n}`;
       // Defined, not assigned: a "__proto__" key must stay a key, not become the prototype.
       Object.defineProperty(out, name, {
         value: copyOf(item, secret || namedValue),
@@ -302,13 +305,51 @@ export function redactValue(value: unknown, options: RedactOptions = {}): ValueR
       });
     }
   }
-  return { value: root, matchCount, counts };
+  return root;
+}
 
-  function copyOf(item: unknown, secret: boolean): unknown {
-    if (typeof item === "string") return redactString(item, secret);
-    if (item === null || typeof item !== "object") return item;
-    const copy = Array.isArray(item) ? [] : {};
-    stack.push([item, copy, secret]);
-    return copy;
-  }
+/**
+ * Redacts every string value and every object key inside a JSON value
+ * (objects, arrays, nested), leaving numbers, booleans and null alone. A key
+ * that names a secret ({@linkcode isSecretKeyName}) makes every non-empty
+ * string under it a secret, replaced whole, unless the string is a template,
+ * a masked value or a placeholder (`${DB_PASSWORD}`, `********`). The keys,
+ * the short strings and `alongside` are redacted in one pass, as the lines of
+ * one text ({@linkcode redactLines}); each longer string in a pass of its own.
+ */
+export function redactValue(
+  value: unknown,
+  options: ValueRedactOptions = {},
+): ValueRedactionResult {
+  const { alongside = [], ...redactOptions } = options;
+  // The first walk gathers the lines of the one pass; its copy is dropped.
+  const keys = new Set<string>();
+  const strings: string[] = [];
+  copyValue(value, (key) => {
+    keys.add(key);
+    return key;
+  }, (text, secret) => {
+    if (!replacedWhole(text, secret) && takesOnePass(text)) strings.push(text);
+    return text;
+  });
+  const keyList = [...keys];
+  const lines = redactLines([...keyList, ...strings, ...alongside], redactOptions);
+  const counts = { ...lines.counts };
+  let matchCount = lines.matchCount;
+  const byKey = new Map<string, string>();
+  keyList.forEach((key, i) => byKey.set(key, lines.texts[i]!));
+  let nextString = keyList.length;
+  const copy = copyValue(value, (key) => byKey.get(key)!, (text, secret) => {
+    if (replacedWhole(text, secret)) {
+      matchCount++;
+      counts[SECRET_KEY_RULE_ID] = (counts[SECRET_KEY_RULE_ID] ?? 0) + 1;
+      return SECRET_KEY_PLACEHOLDER;
+    }
+    if (takesOnePass(text)) return lines.texts[nextString++]!;
+    const result = redactText(text, redactOptions);
+    matchCount += result.matchCount;
+    for (const [id, n] of Object.entries(result.counts)) counts[id] = (counts[id] ?? 0) + n;
+    return result.text;
+  });
+  return { value: copy, matchCount, counts, alongside: lines.texts.slice(nextString) };
 }
