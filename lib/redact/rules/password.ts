@@ -701,10 +701,17 @@ const PASSWORD_WORDS_ABROAD =
 /** What says "is" between the word and the value, in the same languages. */
 const PROSE_COPULA_ABROAD =
   "est(?![A-Za-z])|c['’]est|ist(?![A-Za-z])|lautet|es(?![A-Za-z])|é|è|jest|je(?![A-Za-z])|on(?![A-Za-z])|är|это|" +
+  // Dutch says "is" as English does: `het wachtwoord is …`.
+  "is(?![A-Za-z])|" +
   "は|が|是|为|為|는|은|:|：|=";
 
-/** "Now" after "is": `is now X`, `c'est maintenant X`, `ist jetzt X`. */
-const PROSE_NOW = "(?:[ \\t]+(?:now|maintenant|jetzt|ahora|agora|adesso|nu|teraz))?";
+/**
+ * "Now" after "is": `is now X`, `c'est maintenant X`, `ist jetzt X`; and
+ * the like: `is temporarily X`, `is tijdelijk X`, `is still X`.
+ */
+const PROSE_NOW =
+  "(?:[ \\t]+(?:now|maintenant|jetzt|ahora|agora|adesso|nu|teraz|still|currently|temporarily|" +
+  "temporairement|vorübergehend|temporalmente|temporaneamente|tymczasowo|tijdelijk))?";
 
 /**
  * Why a value given in prose is not a typed password: code, a word of the
@@ -714,6 +721,8 @@ const PROSE_NOW = "(?:[ \\t]+(?:now|maintenant|jetzt|ahora|agora|adesso|nu|teraz
 function typedInProse(c: Candidate): string | undefined {
   if (/[()[\]{}]/.test(c.secret)) return "code expression";
   if (/^\p{L}+$/u.test(c.secret)) return "a word";
+  // `password reset link sent to ana@…`: an address, which the e-mail rule names as one.
+  if (/^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/.test(c.secret)) return "an e-mail address";
   // `"{{ required \"db.password is required\" … }}"`: a word before an escaped quote.
   if (c.secret.endsWith("\\")) return "a word before an escaped quote";
   // `private: true\n` in a JSON string: a setting's word, its line break escaped.
@@ -758,7 +767,10 @@ export const passwordProse: Rule = {
         // `set the password to `…``: what the assistant says it set, quoted (before the verbs:
         // a verb further on would take the match first).
         `|(?<![\\w.\`-])(?:password|passphrase)[ \\t]+to[ \\t]+(?=[\`'"])${PROSE_NOW}` +
-        `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,6}?[ \\t]+(?:is|was|will be|là)[ \\t]*:?${PROSE_NOW}` +
+        // `password reset to X`, `the password was changed to X`, `pwd reset 2024-03 to X` (before
+        // `was X`, which would take the verb for the value).
+        `|(?<![\\w.-])(?:password|passphrase|pwd|pw)(?:[ \\t]+(?:was|has been|had been|is|got))?[ \\t]+(?:reset|changed|set|updated|rotated)(?:[ \\t]+[^\\s:=@]{1,20}(?![^\\s:=@])){0,3}?[ \\t]+to(?![A-Za-z])${PROSE_NOW}` +
+        `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,6}?[ \\t]+(?:is|was|will be|là)(?:[ \\t]*:)?${PROSE_NOW}` +
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
         // `the password you pasted earlier (\`…\`)`: the value as code in parentheses after words.
         "|(?<![\\w.-])(?:password|passphrase)(?:[ \\t]+[^\\s:=()]{1,20}(?![^\\s:=])){1,6}?[ \\t]+\\((?=`)" +
@@ -809,6 +821,10 @@ export const passwordProse: Rule = {
     "ssh in as ops and sudo with password Vt8Kq3Lm2Wx9, then restart nginx",
     "vps mới 10.0.0.7, user root, pass Gk7Wq.2r~Lm. Em cài docker nhé",
     "I've set `MYSQL_ROOT_PASSWORD` to `Lq7-Wr2dx93` in docker-compose.yml",
+    // "is" and a word like "now" before the value.
+    "the password for the shared mailbox is temporarily Rv8!Lk2-Qm, change it after login",
+    // Reset or changed to the value.
+    "after the lockout the password was reset to Wr7!Lm2-Kq9 by the helpdesk",
   ],
   falsePositives: [
     "48eb96f refactor: move DB password to vault-agent template",
@@ -827,13 +843,15 @@ export const passwordProse: Rule = {
     // A word after `password` that is not a typed value.
     "pass 2 arguments, then the password v1.2.3 check and pass 10 times",
     "the password 12345678 is the default on the router",
+    "the password is still required, and the password is currently being rotated",
+    "password reset to default, and the password was changed to meet the policy",
   ],
 };
 
 /** Prose in other languages: `le mot de passe est …`, `Passwort: …`, `パスワードは …`. */
 export const passwordProseAbroad: Rule = {
   id: "password_prose_abroad",
-  description: "Password given in prose in 16 other languages (French, German, Spanish, Japanese…)",
+  description: "Password given in prose in 16 other languages (French, German, Dutch, Japanese…)",
   placeholder: "<PASSWORD>",
   keywords: [
     "mot de passe",
@@ -866,7 +884,8 @@ export const passwordProseAbroad: Rule = {
       // sais…)`: no later verb takes another word for it), a verb and the value, or the value alone.
       `(?:${PASSWORD_WORDS_ABROAD})(?:[ \\t]{0,4}:?[ \\t]{0,4}\`(?<secret>[^\`\\n]{4,99})\`` +
         // Chinese and Japanese words run on without blanks: `密码重置了，新的是 X`.
-        `|[\`'"]?(?:[\\u3040-\\u30ff\\u4e00-\\u9fff，、]{1,16}?)?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,12}?[ \\t]*(?:${PROSE_COPULA_ABROAD})${PROSE_NOW}` +
+        // And past a full stop to "the new one" (`パスワード変更しました。新しいのは X`).
+        `|[\`'"]?(?:[\\u3040-\\u30ff\\u4e00-\\u9fff，、]{1,16}?(?:。[ \\t]*新しい(?:の|もの|パスワード)?)?)?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,12}?[ \\t]*(?:${PROSE_COPULA_ABROAD})${PROSE_NOW}` +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”|«[ \\t]?(?<secret>[^»\\n]{4,99}?)[ \\t]?»" +
         // Full-width punctuation ends a value as the ASCII kind does (`密码是 X，帮我…`).
         "|[`]?(?<secret>[^\\s\"'`”，。；：！？、）]{3,99}[^\\s\"'`”.,;:!?)，。；：！？、）]))" +
@@ -896,11 +915,14 @@ export const passwordProseAbroad: Rule = {
     "データベースのパスワードは Jt6Rm9Wq2Lx です",
     "Пароль от сервера: Wz3-Kp9-Lm4",
     "creé el usuario `pagos_app` con la contraseña `Lq7*Wn2vXr9z` — guárdala en Secret Manager",
+    "Het wachtwoord voor het gedeelde account is tijdelijk Kv7!Wr2-Lq9, graag wijzigen",
+    "本番DBのパスワード変更しました。新しいのは Wq8!Lz2-Rk7 です。",
   ],
   falsePositives: [
     "Le mot de passe est obligatoire",
     "Das Passwort ist zu kurz und muss 12 Zeichen haben",
     "Rappel : le mot de passe Wi-Fi invités est affiché à l'accueil",
+    "Het wachtwoord is verplicht en het wachtwoord is nog niet ingesteld",
   ],
 };
 
