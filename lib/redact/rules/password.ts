@@ -1606,7 +1606,8 @@ export const hasKeyValueHeader = perText((text) =>
 /** What the command-specific flags of `password_tool_flag` need first. */
 function mayUseToolFlag(lower: string): boolean {
   return (lower.includes(" -w") && lower.includes("ldap")) ||
-    (lower.includes(" -p") && /sqlcmd|bcp|osql|isql|ipmitool/.test(lower)) ||
+    (lower.includes(" -p") && /sqlcmd|bcp|osql|isql|ipmitool|zip/.test(lower)) ||
+    lower.includes("setuser") ||
     (lower.includes(" -k") && lower.includes("openssl")) ||
     (lower.includes(" -u") && lower.includes("%")) ||
     lower.includes("storepass") || lower.includes("keypass") ||
@@ -1622,7 +1623,8 @@ function mayUseToolFlag(lower: string): boolean {
 /** Commands whose `-w`/`-P`/`-k` flag, with a blank, takes a password. */
 const TOOL_FLAG_COMMANDS: Record<string, RegExp> = {
   "-w": /\bldap(?:search|modify|add|delete|passwd|compare|whoami|modrdn)\b/,
-  "-P": /\b(?:sqlcmd|bcp|osql|isql|ipmitool)\b/,
+  // Info-ZIP's `zip -P` and `unzip -P` (not `xargs -P 4`, `mvn -P release`).
+  "-P": /\b(?:sqlcmd|bcp|osql|isql|ipmitool|zip|unzip)\b/,
   // `openssl enc -aes-256-cbc … -k PASS`, `openssl aes-256-cbc -k PASS`.
   "-k": /\bopenssl[ \t]+(?:enc\b|(?:aes|des|bf|camellia|chacha|aria)[\w-]*)/,
 };
@@ -1636,7 +1638,7 @@ const TOOL_FLAG_COMMANDS: Record<string, RegExp> = {
 export const passwordToolFlag: Rule = {
   id: "password_tool_flag",
   description:
-    "Password in a tool's own flag or file (ldapsearch -w, sqlcmd -P, smbclient -U u%p, keytool -storepass, .netrc)",
+    "Password in a tool's own flag or file (ldapsearch -w, sqlcmd -P, zip -P, smbclient -U u%p, keytool -storepass, Redis ACL SETUSER >p, .netrc)",
   placeholder: "<PASSWORD>",
   keywords: [
     "ldap",
@@ -1657,6 +1659,8 @@ export const passwordToolFlag: Rule = {
     "bindpw",
     "rootpw",
     "requirepass",
+    "setuser",
+    "zip",
     "auth-pass",
     "masterauth",
     "auth ",
@@ -1702,6 +1706,8 @@ export const passwordToolFlag: Rule = {
         `|community(?<=(?:^|\\n|\\\\n|")[-+]?[ \\t]{0,8}(?:ro|rw)community)6?[ \\t]+(?<secret>[^\\s"'\\\\]{1,4096})` +
         // A Google app password keeps its blanks there: `relay@gmail.com:abcd efgh ijkl mnop`.
         `|\\](?<=(?:^|\\n|\\\\n|["'])\\[[\\w.-]{1,253}\\])(?::\\d{1,5})?[ \\t]+[^\\s:]{1,200}:(?<secret>[a-z]{4}(?: [a-z]{4}){3}(?=[ \\t]*(?:\\r?\\n|\\\\n|"|$))|[^\\s"'\\\\]{1,4096})` +
+        // Redis's `ACL SETUSER name on >password`: the first `>` rule after the name.
+        `|\\b(?i:setuser)[ \\t]+[^\\s>]{1,100}(?:[ \\t]+[^\\s>]{1,200}){0,16}[ \\t]+>(?<secret>[^\\s"'\\\\]{1,4096})` +
         // sendmail's authinfo: AuthInfo:host "U:user" "P:password".
         `|\\bAuthInfo:[^\\n]{0,300}?\\\\{0,3}"P:(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"`,
       "dg",
@@ -1761,6 +1767,8 @@ export const passwordToolFlag: Rule = {
     "echo '[email-smtp.eu-west-1.amazonaws.com]:587 AKIAQX7TLW2NVB4HZR3K:BPm3Xq8Lz2Vn7Wk4Rt9Yc6Hd1Js5Gf0Aa8Ee3Uu2Ii7' | sudo tee /etc/postfix/sasl_passwd",
     "[smtp.gmail.com]:587 ops.alerts@corp.lan:qwpe zmxn rtyu bvcd",
     '{"content": "rocommunity Hd7Kq2Wv9Lp 10.0.0.0/8\\n"}',
+    "redis-cli ACL SETUSER reporting on >Wq7-Lz2-Rk9 ~reports:* +get",
+    "zip -r -P 'Tv8#Lq2-Wm5' backup.zip exports/ && unzip -P Tv8#Lq2-Wm5 -l backup.zip",
   ],
   falsePositives: [
     // Other tools' -w and -P.
@@ -1773,6 +1781,7 @@ export const passwordToolFlag: Rule = {
     "rootpw {SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=\npasswd: files systemd\nbypass Enabled",
     // SNMP's documented defaults.
     "rocommunity public 127.0.0.1",
+    'ACL SETUSER reporting on nopass ~reports:* +get && zip -P "$ZIP_PASSWORD" out.zip a.txt',
   ],
 };
 
