@@ -1386,6 +1386,7 @@ function mayRunPasswordCommand(lower: string): boolean {
   return lower.includes("htpasswd") || lower.includes("schtasks") || lower.includes("net use") ||
     lower.includes("net user") ||
     lower.includes("<<<") || lower.includes("cmdkey") || lower.includes("openssl passwd") ||
+    lower.includes("mkpasswd") || (lower.includes("printf") && lower.includes("passwd")) ||
     lower.includes("rabbitmqctl") || /sqlplus|expdp|impdp|sqlldr|dgmgrl|rman /.test(lower) ||
     (lower.includes("send") && lower.includes("expect")) ||
     (lower.includes("echo") &&
@@ -1410,6 +1411,9 @@ function mayRunPasswordCommand(lower: string): boolean {
 const SHELL_WORD =
   "(?:'(?<quoted>(?<secret>[^'\\n]{1,4096}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,4096}))\"|" +
   "(?<secret>[^\\s'\"|;&]{1,4096}))";
+
+/** A shell word inside `$(…)`: a bare one ends at the `)`. */
+const SUBSHELL_WORD = SHELL_WORD.replace("[^\\s'\"|;&]", "[^\\s'\"|;&)]");
 
 /**
  * Passwords that commands take as a positional word: `htpasswd -b FILE USER
@@ -1436,6 +1440,8 @@ export const passwordCommand: Rule = {
     "<<<",
     "cmdkey",
     "openssl passwd",
+    "mkpasswd",
+    "printf",
     "rabbitmqctl",
     "sqlplus",
     "expdp",
@@ -1472,9 +1478,10 @@ export const passwordCommand: Rule = {
           `|\\bexpect[ \\t]+(?:-\\w{1,10}[ \\t]+)?"[^"\\n]{0,80}(?:assword|passphrase)[^"\\n]{0,40}"[ \\t]*\\r?\\n[ \\t]*` +
           `send[ \\t]+(?:--[ \\t]+)?"(?<quoted>(?<secret>[^"\\n\\\\]{1,4096}))(?:\\\\[rn])?"` +
           // Piped to a login that reads it: `sudo -S`, `--password-stdin`, `gh auth login --with-token`, `az devops login`.
-          `|\\becho[ \\t]+(?:-[ne][ \\t]+)?${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|(?:sudo[ \\t]+)?(?:kinit\\b|passwd[ \\t]+--stdin|smbpasswd[ \\t]+-s)|[^\\n|]{0,200}(?:--password-stdin|--with-token|[ \\t]login\\b|secret[ \\t]+put|env[ \\t]+add|secret[ \\t]+set|secrets[ \\t]+set|keystore[ \\t]+add\\b))` +
+          // The password twice, for a new one and its confirmation: `printf 'X\\nX\\n' | passwd bob`.
+          `|\\b(?:echo[ \\t]+(?:-[ne][ \\t]+)?|printf[ \\t]+)${SHELL_WORD}[ \\t]*\\|[ \\t]*(?=sudo[ \\t]+-S|(?:sudo[ \\t]+)?(?:kinit\\b|passwd\\b|smbpasswd[ \\t]+-s)|[^\\n|]{0,200}(?:--password-stdin|--with-token|[ \\t]login\\b|secret[ \\t]+put|env[ \\t]+add|secret[ \\t]+set|secrets[ \\t]+set|keystore[ \\t]+add\\b))` +
           // Starts at the here-string and looks back for the command: `sudo` is in many commands.
-          `|<<<(?<=(?:--password-stdin|\\bsudo[ \\t]+-S\\b|\\bsecrets?[ \\t]+(?:put|set)\\b|\\bkeystore[ \\t]+add\\b)[^\\n<]{0,200}<<<)[ \\t]*${SHELL_WORD}` +
+          `|<<<(?<=(?:--password-stdin|\\bsudo[ \\t]+-S\\b|\\bsecrets?[ \\t]+(?:put|set)\\b|\\bkeystore[ \\t]+add\\b|\\b(?:smb|vnc)?passwd\\b)[^\\n<]{0,200}<<<)[ \\t]*\\$?${SHELL_WORD}` +
           `|\\bnet[ \\t]+user[ \\t]+[^\\s/]\\S{0,100}[ \\t]+(?<net>${SHELL_WORD})(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|$))` +
           // `ldappasswd … -s NEW`, `ipmitool user set password ID NEW`.
           `|\\bldappasswd\\b[^\\n|;&]{0,300}?[ \\t]-s[ \\t]+${SHELL_WORD}` +
@@ -1496,8 +1503,11 @@ export const passwordCommand: Rule = {
           `|\\bpulumi[ \\t]+config[ \\t]+set[ \\t]+(?:--secret[ \\t]+[\\w:./-]{1,200}[ \\t]+${SHELL_WORD}` +
           `|[\\w:./-]{1,200}[ \\t]+${SHELL_WORD}(?=[ \\t]+--secret\\b))` +
           `|\\bcmdkey(?:[ \\t]{1,8}/(?!pass:)[A-Za-z]{1,12}(?::\\S{1,200})?){0,4}[ \\t]{1,8}/pass:${SHELL_WORD}` +
-          `|\\bopenssl[ \\t]+passwd[ \\t]+(?:-(?:1|5|6|apr1|crypt|aixmd5)[ \\t]+|-salt[ \\t]+\\S{1,64}[ \\t]+){0,3}${SHELL_WORD}` +
-          `|\\brabbitmqctl[ \\t]+(?:add_user|change_password)[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
+          // Hashers, mostly inside `$(…)`: `useradd -p $(openssl passwd -6 PASSWORD) bob`.
+          `|\\bopenssl[ \\t]+passwd[ \\t]+(?:-(?:1|5|6|apr1|crypt|aixmd5)[ \\t]+|-salt[ \\t]+\\S{1,64}[ \\t]+){0,3}${SUBSHELL_WORD}` +
+          `|\\bmkpasswd[ \\t]+(?:-[mSRP][ \\t]+\\S{1,64}[ \\t]+|--(?:method|salt|rounds|password-fd)=\\S{1,64}[ \\t]+){0,4}${SUBSHELL_WORD}` +
+          `|\\bdoveadm[ \\t]+pw\\b[^\\n|;&]{0,200}?[ \\t]-p[ \\t]+${SUBSHELL_WORD}` +
+          `|\\brabbitmqctl[ \\t]+(?:add_user|change_password|authenticate_user)[ \\t]+\\S{1,100}[ \\t]+${SHELL_WORD}` +
           // HTTPie's `http -a user:PASSWORD …`, `--auth=user:PASSWORD`.
           `|\\bhttps?[ \\t](?:[^\\n|;&]{0,200}?[ \\t])?(?:-a|--auth)(?:=|[ \\t]+)['"]?[^\\s:'"]{1,100}:${SHELL_WORD}` +
           // `schtasks /Create … /RU user /RP PASSWORD`, `/U user /P PASSWORD`.
@@ -1557,6 +1567,9 @@ export const passwordCommand: Rule = {
     "net use Z: \\\\nas\\share /user:CORP\\ops Wk4!Lp9Tz",
     'expect "Password:"\nsend "Hx7#qL2m\\r"',
     "echo 'Zr5-Kp8-Wq2' | sudo -S systemctl restart app",
+    "useradd -m -s /bin/bash -p $(openssl passwd -6 Wv7-Lq2-Rk9) deploy",
+    "usermod -p \"$(mkpasswd -m sha-512 'Hq4#Lz8-Wm2')\" ops",
+    "printf 'Tz6!Kq2-Wv8\\nTz6!Kq2-Wv8\\n' | passwd deploy",
     "echo 'Lw4!Tq9+Vz2k' | p4 -p ssl:perforce.lan:1666 -u build login",
     "steamcmd +login studio_ci 'Rk7pWq2Lx9Vb' +app_update 740 validate +quit",
     "hdbuserstore -i SET BACKUPKEY hana01:30015@PRD SYSTEM_BACKUP 'Zt5*Qw8!Lm2x'",
