@@ -256,49 +256,59 @@ function replacedWhole(text: string, secret: boolean): boolean {
   return secret && text.length > 0 && placeholderProblem(text) === undefined;
 }
 
+/** What {@linkcode copyValue} does with each key and string it meets. */
+interface ValueVisitor {
+  /** The copy's name for a key. */
+  rename(key: string): string;
+  /** The copy's text for a string; `secret` when a key above it names a secret. */
+  restring(text: string, secret: boolean): string;
+  /** Only visit: make no copy, as a first walk that gathers what to redact need not. */
+  visitOnly?: boolean;
+}
+
 /**
- * A copy of `value` whose keys and strings `rename` and `restring` give.
- * Iterative, so a value nested 10,000 deep does not overflow the stack; the
- * same value is always walked in the same order, which {@linkcode redactValue}
- * relies on to walk it twice.
+ * A copy of `value` whose keys and strings the visitor gives. Iterative, so a
+ * value nested 10,000 deep does not overflow the stack; the same value is
+ * always visited in the same order, which {@linkcode redactValue} relies on
+ * to walk it twice.
  */
-function copyValue(
-  value: unknown,
-  rename: (key: string) => string,
-  restring: (text: string, secret: boolean) => string,
-): unknown {
+function copyValue(value: unknown, visitor: ValueVisitor): unknown {
+  const { rename, restring, visitOnly = false } = visitor;
   if (typeof value === "string") return restring(value, false);
   if (value === null || typeof value !== "object") return value;
-  const root: unknown = Array.isArray(value) ? [] : {};
+  const root: unknown = visitOnly ? undefined : Array.isArray(value) ? [] : {};
   const stack: Array<[source: unknown, target: unknown, secret: boolean]> = [[value, root, false]];
   const copyOf = (item: unknown, secret: boolean): unknown => {
     if (typeof item === "string") return restring(item, secret);
     if (item === null || typeof item !== "object") return item;
-    const copy = Array.isArray(item) ? [] : {};
+    const copy = visitOnly ? undefined : Array.isArray(item) ? [] : {};
     stack.push([item, copy, secret]);
     return copy;
   };
   while (stack.length > 0) {
     const [source, target, underSecret] = stack.pop()!;
     if (Array.isArray(source)) {
-      const out = target as unknown[];
+      const out = target as unknown[] | undefined;
       for (let index = 0; index < source.length; index++) {
-        out[index] = copyOf(source[index], underSecret);
+        const item = copyOf(source[index], underSecret);
+        if (out !== undefined) out[index] = item;
       }
       continue;
     }
-    const out = target as Record<string, unknown>;
+    const out = target as Record<string, unknown> | undefined;
     const named = namesSecretValue(source as Record<string, unknown>);
     for (const [key, item] of Object.entries(source as Record<string, unknown>)) {
       const secret = underSecret || isSecretKeyName(key);
       const namedValue = named && (key === "value" || key === "Value");
       const renamed = rename(key);
+      const copy = copyOf(item, secret || namedValue);
+      if (out === undefined) continue;
       let name = renamed;
       // Two keys redacted alike must not overwrite each other.
       for (let n = 2; Object.hasOwn(out, name); n++) name = `${renamed}#${n}`;
       // Defined, not assigned: a "__proto__" key must stay a key, not become the prototype.
       Object.defineProperty(out, name, {
-        value: copyOf(item, secret || namedValue),
+        value: copy,
         enumerable: true,
         writable: true,
         configurable: true,
@@ -322,15 +332,19 @@ export function redactValue(
   options: ValueRedactOptions = {},
 ): ValueRedactionResult {
   const { alongside = [], ...redactOptions } = options;
-  // The first walk gathers the lines of the one pass; its copy is dropped.
+  // The first walk gathers the lines of the one pass.
   const keys = new Set<string>();
   const strings: string[] = [];
-  copyValue(value, (key) => {
-    keys.add(key);
-    return key;
-  }, (text, secret) => {
-    if (!replacedWhole(text, secret) && takesOnePass(text)) strings.push(text);
-    return text;
+  copyValue(value, {
+    rename: (key) => {
+      keys.add(key);
+      return key;
+    },
+    restring: (text, secret) => {
+      if (!replacedWhole(text, secret) && takesOnePass(text)) strings.push(text);
+      return text;
+    },
+    visitOnly: true,
   });
   const keyList = [...keys];
   const lines = redactLines([...keyList, ...strings, ...alongside], redactOptions);
@@ -339,17 +353,20 @@ export function redactValue(
   const byKey = new Map<string, string>();
   keyList.forEach((key, i) => byKey.set(key, lines.texts[i]!));
   let nextString = keyList.length;
-  const copy = copyValue(value, (key) => byKey.get(key)!, (text, secret) => {
-    if (replacedWhole(text, secret)) {
-      matchCount++;
-      counts[SECRET_KEY_RULE_ID] = (counts[SECRET_KEY_RULE_ID] ?? 0) + 1;
-      return SECRET_KEY_PLACEHOLDER;
-    }
-    if (takesOnePass(text)) return lines.texts[nextString++]!;
-    const result = redactText(text, redactOptions);
-    matchCount += result.matchCount;
-    for (const [id, n] of Object.entries(result.counts)) counts[id] = (counts[id] ?? 0) + n;
-    return result.text;
+  const copy = copyValue(value, {
+    rename: (key) => byKey.get(key)!,
+    restring: (text, secret) => {
+      if (replacedWhole(text, secret)) {
+        matchCount++;
+        counts[SECRET_KEY_RULE_ID] = (counts[SECRET_KEY_RULE_ID] ?? 0) + 1;
+        return SECRET_KEY_PLACEHOLDER;
+      }
+      if (takesOnePass(text)) return lines.texts[nextString++]!;
+      const result = redactText(text, redactOptions);
+      matchCount += result.matchCount;
+      for (const [id, n] of Object.entries(result.counts)) counts[id] = (counts[id] ?? 0) + n;
+      return result.text;
+    },
   });
   return { value: copy, matchCount, counts, alongside: lines.texts.slice(nextString) };
 }
