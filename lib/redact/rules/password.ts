@@ -1394,7 +1394,8 @@ function mayRunPasswordCommand(lower: string): boolean {
         lower.includes("passwd") ||
         lower.includes("--with-token") || lower.includes(" login") ||
         /secrets? (?:put|set)|env add/.test(lower))) ||
-    lower.includes("jdbc:oracle") || lower.includes("drone") ||
+    lower.includes("jdbc:oracle") || lower.includes("drone") || lower.includes("add-mask") ||
+    lower.includes("vault login") ||
     lower.includes("lftp") || lower.includes("http-basic") || lower.includes("pulumi") ||
     lower.includes("ldappasswd") || lower.includes("ipmitool") || lower.includes("doveadm") ||
     lower.includes("keystore") || lower.includes("steamcmd") || lower.includes("hdbuserstore") ||
@@ -1424,7 +1425,7 @@ const SUBSHELL_WORD = SHELL_WORD.replace("[^\\s'\"|;&]", "[^\\s'\"|;&)]");
 export const passwordCommand: Rule = {
   id: "password_command",
   description:
-    "Password given to a command as a word (htpasswd -b, net use/user, cmdkey, expect send, echo | sudo -S, openssl passwd, rabbitmqctl, sqlplus u/p)",
+    "Password given to a command as a word (htpasswd -b, net use/user, cmdkey, expect send, echo | sudo -S, openssl passwd, rabbitmqctl, sqlplus u/p, ::add-mask::, vault login)",
   placeholder: "<PASSWORD>",
   keywords: [
     "doveadm",
@@ -1451,6 +1452,8 @@ export const passwordCommand: Rule = {
     "rman ",
     "jdbc:oracle",
     "drone",
+    "add-mask",
+    "vault login",
     "pulumi",
     "ldappasswd",
     "ipmitool",
@@ -1519,6 +1522,9 @@ export const passwordCommand: Rule = {
           // A password with `@` in it is quoted: `'sys/"7Dy…@92"@FINPRD as sysdba'`.
           `(?:\\\\{0,3}"(?<secret>[^"\\\\\\n]{1,4096})\\\\{0,3}"|(?<secret>[^\\s@/'"]{1,4096}))(?=@|\\s|$|['"])` +
           `|jdbc:oracle:thin:[\\w$#]{1,30}/(?<secret>[^\\s@/'"]{1,4096})(?=@)` +
+          // GitHub Actions' `::add-mask::VALUE` and `vault login TOKEN`: a secret whatever it is.
+          `|::add-mask::(?<secret>[^\\s"'\\\\]{1,4096})` +
+          `|\\bvault[ \\t]+login[ \\t]+(?:-[\\w-]{1,30}(?:=\\S{1,200})?[ \\t]+){0,4}(?<secret>[^\\s'"=|;&-][^\\s'"=|;&]{7,4095})(?![^\\s'"|;&])` +
           // `drone secret add --name NAME --data VALUE`: a secret whatever NAME says.
           `|\\bdrone[ \\t]+(?:org[ \\t]+)?secret[ \\t]+(?:add|update)[ \\t][^\\n|;&]{0,200}?--data(?:=|[ \\t]+)${SHELL_WORD}` +
           // `lftp -u user,password`; `composer`/`poetry config http-basic.REPO user password`.
@@ -1555,6 +1561,8 @@ export const passwordCommand: Rule = {
     "pulumi config set stripeKey rk_live_Vq8Rt3Lm9x --secret",
     "echo 'wM9N7KdR1GPcchSJEWLK8DtDORlBFvEnxiJHgg0q' | npx wrangler secret put OPENROUTER_KEY",
     "drone secret add --repository acme/api --name docker_password --data 'UVHo8U3Pae1lSh0*Su'",
+    'echo "::add-mask::Vm3Kq8Lz2Wr7Tx4Hn9"',
+    "vault login -no-print Rk7Tz4Hm9Xc3Lq8Wv2",
     "flyway.url=jdbc:oracle:thin:FLYWAY_OWNER/yVq4VIco#B1sNi@db-ora-03.corp.local:1521/ORCLPDB1",
     'echo "pq2w32nnzrjyqbyp8rqj6grwddzz2a3hr4ljnqdfdsjcawacif5v" | az devops login --organization https://dev.azure.com/acme',
     "htpasswd -bc /etc/nginx/.htpasswd admin Vq8-Rt3-Lm9",
@@ -1605,6 +1613,8 @@ export const passwordCommand: Rule = {
     'echo "$VAULT_PASSWORD" > ~/.vault_pass && echo done > passwords.log',
     "connect(username, password, 't3://wls-admin01:7001')",
     'lftp -u deploy sftp://files.lan && lftp -u deploy,"$SFTP_PASSWORD" sftp://files.lan',
+    "echo ::add-mask::$TOKEN",
+    "vault login -method=userpass username=ops",
   ],
 };
 
