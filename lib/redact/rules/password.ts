@@ -886,6 +886,8 @@ export const passwordProseAbroad: Rule = {
         // Chinese and Japanese words run on without blanks: `密码重置了，新的是 X`.
         // And past a full stop to "the new one" (`パスワード変更しました。新しいのは X`).
         `|[\`'"]?(?:[\\u3040-\\u30ff\\u4e00-\\u9fff，、]{1,16}?(?:。[ \\t]*新しい(?:の|もの|パスワード)?)?)?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,12}?[ \\t]*(?:${PROSE_COPULA_ABROAD})${PROSE_NOW}` +
+        // A Korean adverb after the topic: `비밀번호는 분명히 X 이 맞는데요` ("surely X").
+        "(?:[ \\t]+[\\uac00-\\ud7a3]{1,4}(?=[ \\t]+[^\\s\\uac00-\\ud7a3]))?" +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”|«[ \\t]?(?<secret>[^»\\n]{4,99}?)[ \\t]?»" +
         // Full-width punctuation ends a value as the ASCII kind does (`密码是 X，帮我…`).
         "|[`]?(?<secret>[^\\s\"'`”，。；：！？、）]{3,99}[^\\s\"'`”.,;:!?)，。；：！？、）]))" +
@@ -917,6 +919,7 @@ export const passwordProseAbroad: Rule = {
     "creé el usuario `pagos_app` con la contraseña `Lq7*Wn2vXr9z` — guárdala en Secret Manager",
     "Het wachtwoord voor het gedeelde account is tijdelijk Kv7!Wr2-Lq9, graag wijzigen",
     "本番DBのパスワード変更しました。新しいのは Wq8!Lz2-Rk7 です。",
+    "서버 비밀번호는 분명히 Busan!kkot42 이 맞는데 로그인이 안 돼요",
   ],
   falsePositives: [
     "Le mot de passe est obligatoire",
