@@ -267,6 +267,12 @@ interface ValueVisitor {
 }
 
 /**
+ * How {@linkcode redactValue} redacts a string: replaced whole (under a
+ * secret's key), as a line of the one pass, or in a pass of its own.
+ */
+type StringWay = "whole" | "line" | "alone";
+
+/**
  * A copy of `value` whose keys and strings the visitor gives. Iterative, so a
  * value nested 10,000 deep does not overflow the stack; the same value is
  * always visited in the same order, which {@linkcode redactValue} relies on
@@ -332,16 +338,20 @@ export function redactValue(
   options: ValueRedactOptions = {},
 ): ValueRedactionResult {
   const { alongside = [], ...redactOptions } = options;
-  // The first walk gathers the lines of the one pass.
+  // The first walk decides each string's way and gathers the lines of the one pass; the second
+  // takes the decisions in the same order.
   const keys = new Set<string>();
   const strings: string[] = [];
+  const ways: StringWay[] = [];
   copyValue(value, {
     rename: (key) => {
       keys.add(key);
       return key;
     },
     restring: (text, secret) => {
-      if (!replacedWhole(text, secret) && takesOnePass(text)) strings.push(text);
+      const way = replacedWhole(text, secret) ? "whole" : takesOnePass(text) ? "line" : "alone";
+      ways.push(way);
+      if (way === "line") strings.push(text);
       return text;
     },
     visitOnly: true,
@@ -352,21 +362,27 @@ export function redactValue(
   let matchCount = lines.matchCount;
   const byKey = new Map<string, string>();
   keyList.forEach((key, i) => byKey.set(key, lines.texts[i]!));
-  let nextString = keyList.length;
+  let nextWay = 0;
+  let nextLine = keyList.length;
   const copy = copyValue(value, {
     rename: (key) => byKey.get(key)!,
-    restring: (text, secret) => {
-      if (replacedWhole(text, secret)) {
-        matchCount++;
-        counts[SECRET_KEY_RULE_ID] = (counts[SECRET_KEY_RULE_ID] ?? 0) + 1;
-        return SECRET_KEY_PLACEHOLDER;
+    restring: (text) => {
+      switch (ways[nextWay++]) {
+        case "whole":
+          matchCount++;
+          counts[SECRET_KEY_RULE_ID] = (counts[SECRET_KEY_RULE_ID] ?? 0) + 1;
+          return SECRET_KEY_PLACEHOLDER;
+        case "line":
+          return lines.texts[nextLine++]!;
+        default: {
+          const result = redactText(text, redactOptions);
+          matchCount += result.matchCount;
+          for (const [id, n] of Object.entries(result.counts)) counts[id] = (counts[id] ?? 0) + n;
+          return result.text;
+        }
       }
-      if (takesOnePass(text)) return lines.texts[nextString++]!;
-      const result = redactText(text, redactOptions);
-      matchCount += result.matchCount;
-      for (const [id, n] of Object.entries(result.counts)) counts[id] = (counts[id] ?? 0) + n;
-      return result.text;
     },
   });
-  return { value: copy, matchCount, counts, alongside: lines.texts.slice(nextString) };
+  const alongsideAt = keyList.length + strings.length;
+  return { value: copy, matchCount, counts, alongside: lines.texts.slice(alongsideAt) };
 }

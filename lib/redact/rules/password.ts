@@ -1411,13 +1411,17 @@ function mayRunPasswordCommand(lower: string): boolean {
     (/\bhttps? /.test(lower) && (lower.includes(" -a ") || lower.includes("--auth")));
 }
 
-/** A shell word: quoted, or bare up to a blank. */
-const SHELL_WORD =
-  "(?:'(?<quoted>(?<secret>[^'\\n]{1,4096}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,4096}))\"|" +
-  "(?<secret>[^\\s'\"|;&]{1,4096}))";
+/** A shell word: quoted, or bare up to a blank or any of `ends`. */
+function shellWord(ends = ""): string {
+  return "(?:'(?<quoted>(?<secret>[^'\\n]{1,4096}))'|\"(?<quoted>(?<secret>[^\"\\n]{1,4096}))\"|" +
+    `(?<secret>[^\\s'"|;&${ends}]{1,4096}))`;
+}
+
+/** A shell word. */
+const SHELL_WORD = shellWord();
 
 /** A shell word inside `$(…)`: a bare one ends at the `)`. */
-const SUBSHELL_WORD = SHELL_WORD.replace("[^\\s'\"|;&]", "[^\\s'\"|;&)]");
+const SUBSHELL_WORD = shellWord(")");
 
 /**
  * Passwords that commands take as a positional word: `htpasswd -b FILE USER
