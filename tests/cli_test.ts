@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { withInstallTemp } from "./_cli.ts";
 import { ROOT } from "./_daemon.ts";
+import { hookCommandWords } from "../lib/hook_command.ts";
 
 const DENO_DIR = Deno.env.get("DENO_DIR") ||
   `${Deno.env.get("XDG_CACHE_HOME") || `${Deno.env.get("HOME")}/.cache`}/deno`;
@@ -128,6 +129,32 @@ Deno.test("every task refuses an unknown option with exit 2 and one prefixed lin
     }
     assert.deepEqual(listing(dir), [], "nothing created");
     assert.equal(repoState(), repoBefore);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the hook exits 0 with one WARN line, and writes nothing, when its stdin cannot be read", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cyberos-cli-" });
+  try {
+    const traceDir = `${dir}/traces`;
+    const command = hookCommandWords("stop", {
+      denoPath: Deno.execPath(),
+      socket: `${traceDir}/capture.sock`,
+      traceDir,
+    });
+    // A folder as stdin: the first read fails (EISDIR) as the bundle starts.
+    const run = await new Deno.Command("sh", {
+      args: ["-c", 'exec "$@" < "$0"', dir, ...command],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(run.stderr);
+    assert.equal(run.code, 0, stderr);
+    assert.equal(run.stdout.length, 0);
+    assert.match(stderr, /^cyberos-memory hook: WARN invalid_payload: unexpected: .*directory/i);
+    assert.equal(stderr.trimEnd().split("\n").length, 1, stderr);
+    assert.deepEqual(listing(dir), [], "nothing created");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
