@@ -21,12 +21,10 @@
  * @module
  */
 
-// First: its module reads stdin before any other module of the hook is evaluated.
-import { type FirstRead, firstRead } from "./_first_read.ts";
 import { HOOK_EVENTS, type HookEvent, isHookEvent, ROW_KINDS } from "../lib/kinds.ts";
 import { parseHookPayload } from "../lib/payload.ts";
 import { buildDraft, type Draft, redactionFailedDraft } from "../lib/draft.ts";
-import { type Frame, FRAME_VERSION, newFrameId } from "../lib/frame.ts";
+import { type Frame, FRAME_VERSION, MAX_FRAME_BYTES, newFrameId } from "../lib/frame.ts";
 import { connectEarly, type PendingConnection, sendFrame } from "../lib/send.ts";
 import { dirname, spoolDir } from "../lib/paths.ts";
 import { pruneSpool, spoolFileName, writeSpoolFile } from "../lib/spool.ts";
@@ -103,24 +101,28 @@ function parseArgs(argv: string[]): HookArgs | string {
 }
 
 /**
- * Reads the rest of stdin after its first read (`./_first_read.ts`).
- * `afterFirstRead` runs first: a payload over 64 KB (a pipe's size) arrives
- * in pieces, each waiting for Claude Code to wake and write the next, and
- * that wait is time the hook can spend on work that does not need the
- * payload.
+ * Reads all of stdin. `afterFirstRead` runs once, after the first read: a
+ * payload over 64 KB (a pipe's size) arrives in pieces, each waiting for
+ * Claude Code to wake and write the next, and that wait is time the hook can
+ * spend on work that does not need the payload.
  */
-function readStdin(first: FirstRead, afterFirstRead: () => void): Uint8Array | undefined {
-  if (first.error !== undefined) throw first.error;
-  afterFirstRead();
-  const { buffer } = first;
-  let count: number | null = first.count;
+function readStdin(afterFirstRead: () => void): Uint8Array | undefined {
+  // One buffer for the largest payload allowed, read into in place. Memory is
+  // mapped only where the payload lands, so the unused rest costs nothing,
+  // and no payload is copied to a larger buffer halfway.
+  const buffer = new Uint8Array(MAX_FRAME_BYTES + 1);
   let total = 0;
-  while (count !== null) {
-    total += count;
-    if (total >= buffer.length) return undefined;
-    count = Deno.stdin.readSync(buffer.subarray(total));
+  let first = true;
+  while (total < buffer.length) {
+    const n = Deno.stdin.readSync(buffer.subarray(total));
+    if (first) {
+      first = false;
+      afterFirstRead();
+    }
+    if (n === null) return buffer.subarray(0, total);
+    total += n;
   }
-  return buffer.subarray(0, total);
+  return undefined;
 }
 
 /**
@@ -240,7 +242,9 @@ anything but a stored frame is one WARN line on stderr (docs/cli.md).
 `;
 
 async function main(): Promise<void> {
-  if (firstRead === undefined) return void Deno.stdout.writeSync(new TextEncoder().encode(USAGE));
+  if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
+    return void Deno.stdout.writeSync(new TextEncoder().encode(USAGE));
+  }
   const args = parseArgs(Deno.args);
   if (typeof args === "string") return warn("invalid_payload", args);
   const uid = args.asUid ?? Deno.uid() ?? -1;
@@ -249,7 +253,7 @@ async function main(): Promise<void> {
   let connection: PendingConnection | undefined;
   // The connection is made while the rest of a large payload is on its way; a
   // payload that turns out invalid leaves it unused (the daemon reads nothing).
-  const input = readStdin(firstRead, () => {
+  const input = readStdin(() => {
     trace = checkTraceDir(args.traceDir, uid, false);
     connection = connectTrusted(args, trace, uid);
   });

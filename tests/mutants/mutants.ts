@@ -182,7 +182,7 @@ export const MUTANTS: Mutant[] = [
   {
     id: "hook-stdin-limit-plus-one",
     module: "hook",
-    file: "hook/_first_read.ts",
+    file: "hook/main.ts",
     search: "const buffer = new Uint8Array(MAX_FRAME_BYTES + 1);",
     replace: "const buffer = new Uint8Array(MAX_FRAME_BYTES + 2);",
     description: "the hook accepts 16 MiB + 1 of stdin",
