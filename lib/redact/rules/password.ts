@@ -37,7 +37,26 @@ function nameSaysPassword(c: Candidate): string | undefined {
   const name = headAndName(c);
   // `random_password.redis: Creation complete …`: a Terraform resource's address in a log.
   if (/^random_password\./.test(name)) return "a Terraform resource's address";
-  return passwordNameProblem(name);
+  const problem = passwordNameProblem(name);
+  // WebLogic's WLST takes the password in clear as `set('PasswordEncrypted', 'welcome1')` and
+  // encrypts it itself: a name that says encrypted holds ciphertext only if the value reads so.
+  if (
+    problem !== undefined && /encrypted$/i.test(name) &&
+    passwordNameProblem(name.replace(/[_.-]?encrypted$/i, "")) === undefined &&
+    !readsAsCiphertext(c.secret)
+  ) {
+    return undefined;
+  }
+  return problem;
+}
+
+/**
+ * Whether a value reads as ciphertext or a hash: a scheme mark (`{AES}`,
+ * `ENC(…)`, `$2b$…`, `AES:`), or a long run of hex or base64 alone.
+ */
+function readsAsCiphertext(value: string): boolean {
+  return /^(?:\{[\w-]+\}|ENC\(|\$\w{1,12}\$|[A-Z0-9]{2,12}:)/i.test(value) ||
+    /^(?:[a-f0-9]{16,}|[A-Za-z0-9+/]{22,}={0,2})$/i.test(value);
 }
 
 const passwordNameProblem = remembered(textPasswordNameProblem);
@@ -280,6 +299,8 @@ export const passwordAssignment: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    // WLST encrypts what it is given in clear.
+    "set('PasswordEncrypted', 'Kestrel=Vane42')",
     // ODBC's braces around a value that holds `;`.
     '"UID=kho_sync;PWD={7Tqdd3pR;zL1MJuE};Encrypt=yes"',
     "mail: mai@corp.lan\nuserPassword:: U3BhcnJvd0AyMDA4\n",
@@ -322,6 +343,9 @@ export const passwordAssignment: Rule = {
     "password: !!binary |\n  UTJ4bGNuUXRjMlZqY21WMExUa3pOelE9",
   ],
   falsePositives: [
+    // A value that reads as ciphertext under a name that says encrypted.
+    "set('PasswordEncrypted', '{AES256}q8Zr1Lw0c2VjcmV0LWJsb2Itb25lLXR3bw==')",
+    "passwordEncrypted: 8f14e45fceea167a5a36dedd4bea2543",
     "KAFKA_SASL_PASSWORD=<from 1Password: kafka-orders>",
     // The name of the header that carries a token.
     'const HeaderAuthToken = "X-Auth-Token"',
@@ -827,6 +851,7 @@ export const passwordProse: Rule = {
     "after the lockout the password was reset to Wr7!Lm2-Kq9 by the helpdesk",
   ],
   falsePositives: [
+    "store the password pbkdf2sha256 style, never in clear",
     "48eb96f refactor: move DB password to vault-agent template",
     '{"content": "ALTER TABLE users RENAME COLUMN password TO password_hash;\\nINSERT INTO notes VALUES (1);"}',
     "location /api/ {\n  auth_request /auth;\n  proxy_pass http://auth-svc.internal/verify;\n  proxy_pass_header X-Req-2024;\n}",
@@ -902,6 +927,7 @@ export const passwordProseAbroad: Rule = {
   ],
   allowlist: [],
   truePositives: [
+    "acessei o roteador com a senha 48213907b e mudei o DNS",
     "Die Passphrase für den Schlüssel ist Schwarzwald-Kuckucksuhr-1848!",
     "Pour la clé du bastion, la passphrase c'est « lierre-cobalt-automne-loutre63 ».",
     "测试服务器 192.168.10.25 的 root 密码是 ~cS6CQ!poUGq，帮我写一个 ansible inventory",
@@ -922,6 +948,8 @@ export const passwordProseAbroad: Rule = {
     "서버 비밀번호는 분명히 Busan!kkot42 이 맞는데 로그인이 안 돼요",
   ],
   falsePositives: [
+    // A bare word then a name dense in digits, not a generated code.
+    "mudei o hash da senha pbkdf2sha256 para argon2id",
     "Le mot de passe est obligatoire",
     "Das Passwort ist zu kurz und muss 12 Zeichen haben",
     "Rappel : le mot de passe Wi-Fi invités est affiché à l'accueil",
@@ -1048,9 +1076,21 @@ export const envFallbackSecret: Rule = {
  */
 function barePasswordProblem(value: string): string | undefined {
   if (value.length < 8) return `length ${value.length} < 8 after a bare word`;
-  if (charClasses(value) < 3) return "fewer than three kinds of character after a bare word";
+  if (charClasses(value) < 3 && !digitsWithLetters(value)) {
+    return "fewer than three kinds of character after a bare word";
+  }
   if (/^v?\d+(?:\.\d+)+/.test(value)) return "a version";
   return passwordShapeProblem(value);
+}
+
+/**
+ * A generated code of one letter case and digits, digits at least half of
+ * it (`a senha 5756091c`): no word, algorithm or encoding name (`utf8mb4`,
+ * `pbkdf2sha256`, `sha512sum`) is that dense in digits.
+ */
+function digitsWithLetters(value: string): boolean {
+  if (!/^(?:[a-z0-9]+|[A-Z0-9]+)$/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  return value.replace(/\D/g, "").length * 2 >= value.length;
 }
 
 /** A line that reads `name = …` or `name: …`: a new key, not the value's next line. */
