@@ -117,6 +117,8 @@ const NOT_THE_SECRET = new Set([
   "mode",
   "usage",
   "fingerprint",
+  "scope",
+  "scopes",
 ]);
 
 /** A cheap first look: a key holding none of these stems cannot match. */
@@ -295,6 +297,8 @@ const PUBLIC_LAST = new Set([
   "sha",
   "digest",
   "checksum",
+  "scope",
+  "scopes",
 ]);
 
 /**

@@ -338,12 +338,12 @@ const SAID = "(?<rest>[\\w.-]{0,20})[ \\t]{1,4}" +
   "[ \\t]{0,4}(?:[:=-]|=>|is|was)?[ \\t]{0,4}(?:\\\\?[\"'`])?";
 
 /**
- * The value, ended by a quote, a blank, `;`, `,`, `<`, a bracket or an
+ * The value, 8 to 202 characters, ended by a quote, a blank, `;`, `,`, `<`, a bracket or an
  * escaped line break. No `=` (but base64 padding) or `:` inside it: a value
  * run then never holds another key's operator, so the runs of repeated
  * `name=` text are read about once (see `_engine.ts` on linear patterns).
  */
-const VALUE = "(?<secret>[A-Za-z0-9_][\\w.+/~%-]{9,199}={0,2})(?=\\\\[nr\"']|[\"'`\\s;,<)\\]}]|$)";
+const VALUE = "(?<secret>[A-Za-z0-9_][\\w.+/~%-]{7,199}={0,2})(?=\\\\[nr\"']|[\"'`\\s;,<)\\]}]|$)";
 
 /**
  * The vendor word must be a part of the name, not inside another word
@@ -408,7 +408,9 @@ function commaOpensRow(c: Candidate): string | undefined {
 /**
  * A value that reads as a secret: random-looking, not code, a URL, a path,
  * a date or a version. Digits alone count from 15 (Discord and Asana ids
- * under a token name); letters alone only when long and mixed in case.
+ * under a token name); letters alone only when long and mixed in case. From
+ * 8 characters: a short value (Vonage's API key is 8 hex digits) must hold
+ * nearly no repeated character.
  */
 function valueLooksRandom(c: Candidate): string | undefined {
   const v = c.secret;
@@ -426,7 +428,9 @@ function valueLooksRandom(c: Candidate): string | undefined {
       ? undefined
       : "letters only";
   }
-  return h <= 3 ? `entropy ${h.toFixed(2)} ≤ 3` : undefined;
+  // Vonage's API keys are 8 hex digits: a short value needs letters, digits and no repeats.
+  const floor = v.length < 10 ? 2.7 : 3;
+  return h <= floor ? `entropy ${h.toFixed(2)} ≤ ${floor}` : undefined;
 }
 
 /** A key said in words holds a value that is plainly a token: 16+ characters, letters and digits. */
@@ -484,6 +488,8 @@ export const vendorNamed: Rule = {
     "AZURE_DEVOPS_PAT=pvmswsga7mirjqrpmyf42mlsm4paeqwyj4og67fvn2gyzpeztqni",
     "twilio auth token: f6934a33aa8cabfdf0d6eead7841d642",
     "asana_access_token = 6813991583380144",
+    "NEXMO_API_KEY=9c1e4b7a",
+    'vonage_api_key: "e83b5f26"',
   ],
   falsePositives: [
     "SENTRY_AUTH_TOKEN=${SENTRY_AUTH_TOKEN}",
@@ -496,5 +502,9 @@ export const vendorNamed: Rule = {
     "sentry_token_version = 2.14.0",
     "the github token expires 2026-03-01; the slack secret rotation runbook",
     "<herokuToken>{{ .Values.heroku.token }}</herokuToken>",
+    // Short values with repeats: a setting, not a key.
+    "VONAGE_API_KEY_TTL=3600s",
+    "slack_token_mode = token12",
+    "GITHUB_TOKEN_SCOPE=repo1234",
   ],
 };
