@@ -160,6 +160,25 @@ Deno.test({
 });
 
 Deno.test({
+  name: "redactText() redacts every SSN column of a table, past an apostrophe left undoubled",
+  permissions: "none",
+  fn() {
+    // Each row's note puts the header's names out of the nearby context's reach.
+    const note = "plan changed at open enrolment and dependants verified by HR in person ".repeat(3);
+    const sql = "INSERT INTO members (id, first_name, last_name, ssn, note, partner_ssn) VALUES\n" +
+      `  (1, 'Ann', 'Lee', '219-09-9999', '${note}', '536-22-4817'),\n` +
+      `  (2, 'Sean', 'O'Neill', '412-71-3305', '${note}', '318-44-2209'),\n` +
+      `  (3, 'Bo', 'Kim', '219-09-9998', '${note}', '536-22-4818');`;
+    const redacted = redactText(sql).text;
+    assert.equal(redacted.match(/<SSN>/g)?.length, 6, redacted);
+    assert.ok(redacted.includes("'O'Neill'"), redacted);
+    const csv = `id,name,ssn,note,partner_ssn\n1,Ann Lee,219-09-9999,${note},536-22-4817\n` +
+      `2,Cy Ng,412-71-3305,${note},318-44-2209`;
+    assert.equal(redactText(csv).text.match(/<SSN>/g)?.length, 4);
+  },
+});
+
+Deno.test({
   name: "redactText() redacts the ids under a JSON key naming the column",
   permissions: "none",
   fn() {

@@ -191,11 +191,13 @@ function idColumns(text: string, kind: IdColumnKind): IdColumns {
 }
 
 /**
- * The column of `names` that names an id of `kind`, or -1: the first whose
- * name ends with the id's name (`national_id`, not `national_id_type`, nor
- * `password_expired`), else the first that holds it.
+ * The columns of `names` that name an id of `kind`: every one whose name
+ * ends with the id's name (`ssn` and `spouse_ssn`, not `national_id_type`,
+ * nor `password_expired`), else the first that holds it; none when no name
+ * does.
  */
-function idColumnOf(names: readonly string[], kind: IdColumnKind): number {
+function idColumnsOf(names: readonly string[], kind: IdColumnKind): number[] {
+  const ending: number[] = [];
   let first = -1;
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!.replace(/\\[nrt]|[\s"'`\\[\]]/g, "");
@@ -205,10 +207,11 @@ function idColumnOf(names: readonly string[], kind: IdColumnKind): number {
     // The word the name is in, to its end (`passw` in `password`).
     let end = m.index + m[0].length;
     while (end < name.length && /\p{L}/u.test(name[end]!)) end++;
-    if (end >= name.replace(/[\d_.-]+$/, "").length) return i;
-    if (first < 0) first = i;
+    if (end >= name.replace(/[\d_.-]+$/, "").length) ending.push(i);
+    else if (first < 0) first = i;
   }
-  return first;
+  if (ending.length > 0) return ending;
+  return first < 0 ? [] : [first];
 }
 
 /** Whether a line is a table's rule (`+------+----+`, `|---|---|`). */
@@ -260,13 +263,13 @@ function sqlInsertCells(text: string, found: IdColumns, kind: IdColumnKind): num
     if (close < 0) break;
     const listEnd = close;
     if (listEnd - listStart > MAX_LINE) continue;
-    const column = idColumnOf(text.slice(listStart, listEnd).split(","), kind);
-    if (column < 0) continue;
+    const columns = idColumnsOf(text.slice(listStart, listEnd).split(","), kind);
+    if (columns.length === 0) continue;
     let at = skipSpace(text, listEnd + 1);
     if (text.slice(at, at + 6).toLowerCase() !== "values") continue;
     at = skipSpace(text, at + 6);
     while (text[at] === "(") {
-      const rowEnd = tupleCells(text, at, column, found.cells);
+      const rowEnd = tupleCells(text, at, columns, found.cells);
       if (rowEnd < 0) break;
       at = skipSpace(text, rowEnd);
       if (text[at] !== ",") break;
@@ -280,14 +283,16 @@ function sqlInsertCells(text: string, found: IdColumns, kind: IdColumnKind): num
 }
 
 /**
- * Adds cell `column` of the tuple opening at `open` to `spans`; returns the
- * offset past its closing `)`, or -1 when it does not close within a line's
- * length.
+ * Adds the cells `columns` of the tuple opening at `open` to `spans`;
+ * returns the offset past its closing `)`, or -1 when it does not close
+ * within a line's length. A quote between two letters is an apostrophe
+ * (`'O'Brien'`, pasted without SQL's doubling), not a string's end: no
+ * closing quote is followed by a letter.
  */
 function tupleCells(
   text: string,
   open: number,
-  column: number,
+  columns: readonly number[],
   spans: Array<[number, number]>,
 ): number {
   let depth = 0;
@@ -298,20 +303,26 @@ function tupleCells(
   for (let at = open; at < limit; at++) {
     const c = text[at];
     if (quoted) {
-      if (c === "'") quoted = false;
+      if (c === "'" && !(isLetterAt(text, at - 1) && isLetterAt(text, at + 1))) quoted = false;
     } else if (c === "'") {
       quoted = true;
     } else if (c === "(") {
       depth++;
     } else if (c === ")" || (c === "," && depth === 1)) {
       if (c === ")" && --depth > 0) continue;
-      if (index === column) spans.push([cellStart, at]);
+      if (columns.includes(index)) spans.push([cellStart, at]);
       index++;
       cellStart = at + 1;
       if (c === ")") return at + 1;
     }
   }
   return -1;
+}
+
+/** Whether the character at `at` is a letter (of any script). */
+function isLetterAt(text: string, at: number): boolean {
+  const c = text[at];
+  return c !== undefined && /\p{L}/u.test(c);
 }
 
 /** The length of the line break at `at` (`\n`, `\r\n`, or the escaped `\n`, `\r\n`), or 0. */
@@ -459,8 +470,8 @@ function tableCells(text: string, at: number, found: IdColumns, kind: IdColumnKi
   }
   const names: string[] = [];
   for (let i = 0; i < bounds.length; i += 2) names.push(text.slice(bounds[i], bounds[i + 1]));
-  const column = idColumnOf(names, kind);
-  if (column < 0 || names.some((name) => name.trim().length > MAX_NAME)) return end;
+  const columns = idColumnsOf(names, kind);
+  if (columns.length === 0 || names.some((name) => name.trim().length > MAX_NAME)) return end;
   let row = end + breakAt(text, end);
   if (kind.wholeName !== undefined && !isRuleLine(text.slice(row, lineEnd(text, row, escaped)))) {
     return end;
@@ -478,7 +489,7 @@ function tableCells(text: string, at: number, found: IdColumns, kind: IdColumnKi
     }
     const cells = splitCells(text, row, rowEnd, delimiter);
     if (cells.length !== names.length * 2) break;
-    found.cells.push([cells[2 * column]!, cells[2 * column + 1]!]);
+    for (const column of columns) found.cells.push([cells[2 * column]!, cells[2 * column + 1]!]);
     bodyEnd = rowEnd;
     const next = breakAt(text, rowEnd);
     if (next === 0) break;
