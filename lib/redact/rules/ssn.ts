@@ -39,11 +39,18 @@ function ssnContext(c: Candidate): string | undefined {
   if (/ssn|social[ _-]?security|soc\.? ?sec|tax[ _-]?id|taxpayer|id[ _-]?number/.test(window)) {
     return undefined;
   }
+  // A payroll's rows hold each employee's SSN: a cell of one (`,089-44-3016,`), not prose.
+  if (window.includes("payroll") && isDelimitedCell(c.text, c.start, c.end)) return undefined;
   // HL7 v2's patient segment: `PID|…|` holds the patient's SSN in its nineteenth field.
   if (/(?:^|[\n\r])PID\|[^\n\r]*$/.test(c.text.slice(Math.max(0, c.start - 1000), c.start))) {
     return undefined;
   }
   return idColumnProblem(c.text, c.start, c.end, SSN_COLUMN, "an SSN");
+}
+
+/** Whether `[start, end)` is a cell of a delimited row: a `,`, tab, `|` or `;` on each side. */
+function isDelimitedCell(text: string, start: number, end: number): boolean {
+  return /[,\t|;]/.test(text[start - 1] ?? "") && /[,\t|;]/.test(text[end] ?? "");
 }
 
 /** `AAA-GG-SSSS` with SSN context. */
@@ -52,7 +59,7 @@ export const ssn: Rule = {
   description:
     "US social security number (valid area, group, serial) with SSN context nearby or in its column's header",
   placeholder: "<SSN>",
-  keywords: ["ssn", "social", "tax", "id_number", "id number", "id-number", "pid|"],
+  keywords: ["ssn", "social", "tax", "id_number", "id number", "id-number", "pid|", "payroll"],
   pattern: () => /(?<=(?<![\w-])(?<head>\d{3}))(?<sep>[- ])\d{2}\k<sep>\d{4}(?![\w-])/dg,
   secretFrom: "head",
   priority: 250,
@@ -69,12 +76,14 @@ export const ssn: Rule = {
     '-d "individual[email]=marcus@fastmail.com" -d "individual[id_number]=291-26-2870"',
     // A column's cells, rows below its header.
     "id,name,ssn,start\n1,Ann Lee,219-09-9999,2024-06-03\n2,Bo Kim,536-22-4817,2024-06-03\n3,Cy Ng,412-71-3305,2024-06-03\n4,Di Oh,318-44-2209,2024-06-03",
+    "$ rg -n Okafor hr/payroll_march.csv\n77:E-4410,Chidi Okafor,412-71-3305,checking,2024-03-29",
   ],
   falsePositives: [
     // Never-issued areas, groups and serials.
     "SSN 000-12-3456, 666-45-1234, 912-11-2222, 123-00-4567, 123-45-0000",
     // No context.
     "part 536-22-4817 ships Monday",
+    "the payroll run for batch 536-22-4817 of store 12 is late",
     // Another column of the table, far below its header.
     "id,ssn_last4,tracking,notes\n1,4817,T-1,first row with a long note that pushes the header far away\n2,2209,T-2,a second long row of notes to push the header out of reach\n3,3305,536-22-4817,ok",
   ],
