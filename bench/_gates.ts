@@ -36,10 +36,12 @@ export const MAX_REDACTION_PROSE_RATIO = 12;
 /**
  * …the mix of every rule's prefixes, which runs every rule at once and so
  * grows with their number, this many: 11.6 to 13.2× side by side at 170
- * rules. Also the worst-case test's bar. The issue's 100 ms/MiB is its bar
- * on a fast machine.
+ * rules, 13.5 to 15.0× at 228 and 15.4 to 15.7× at 230 (two of them scan
+ * every digit or capital for national ids) in the worst-case test's 256 KiB
+ * (session 24). Also that test's bar; a quadratic rule reads 20× and far
+ * more. The issue's 100 ms/MiB is its bar on a fast machine.
  */
-export const MAX_REDACTION_MIX_RATIO = 15;
+export const MAX_REDACTION_MIX_RATIO = 16.5;
 
 /**
  * Whether the hook fails its gate: its p95 over the budget **and** over the

@@ -23,7 +23,7 @@ import {
 } from "./cookie.ts";
 import { email } from "./email.ts";
 import { network } from "./network.ts";
-import { brazilCpf, canadaSin } from "./national_id.ts";
+import { brazilCpf, canadaSin, digitNationalId, letterNationalId } from "./national_id.ts";
 import { namedPairRow, namedRowSecret, passwordTableCell, secretTableCell } from "./table_cell.ts";
 import {
   clientKeyArgument,
@@ -142,6 +142,8 @@ export const RULES: readonly Rule[] = [
   ssnValue,
   brazilCpf,
   canadaSin,
+  digitNationalId,
+  letterNationalId,
   email,
   ...phone,
   genericKeyMarkup,
