@@ -235,6 +235,21 @@ export const cratesIo: Rule = token({
   falsePositives: ["cioConfigurationLoaderForTheWebApp"],
 });
 
+/** Dagster+ (Dagster Cloud) agent tokens: `agent:`, the organization, 32 hex digits. */
+export const dagsterAgentToken: Rule = token({
+  id: "dagster_agent_token",
+  description: "Dagster+ agent token (agent:<organization>:<32 hex>)",
+  placeholder: "<DAGSTER_TOKEN>",
+  keywords: ["agent:"],
+  startsAtKeyword: true,
+  pattern: () => /\b(?<![\w:-])agent:[a-z0-9][a-z0-9-]{0,62}:[a-f0-9]{32}(?![\w-])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3)],
+  truePositives: [
+    "dagster_cloud_api:\n  agent_token: agent:north-wind:3f9a0c27d4e18b6f5a2c9e0d7b4f1a86",
+  ],
+  falsePositives: ["user_agent: agent:smith:00000000000000000000000000000000"],
+});
+
 /** StackHawk API keys. */
 export const stackhawk: Rule = token({
   id: "stackhawk_key",
@@ -515,6 +530,7 @@ export const platforms: Rule[] = [
   mailgunSigning,
   sidekiq,
   cratesIo,
+  dagsterAgentToken,
   stackhawk,
   amazonMws,
   salesforce,
