@@ -164,7 +164,7 @@ Deno.test({
   permissions: "none",
   fn() {
     // Each row's note puts the header's names out of the nearby context's reach.
-    const note = "plan changed at open enrolment and dependants verified by HR in person ".repeat(3);
+    const note = "plan changed at open enrolment as HR saw the dependants in person ".repeat(3);
     const sql = "INSERT INTO members (id, first_name, last_name, ssn, note, partner_ssn) VALUES\n" +
       `  (1, 'Ann', 'Lee', '219-09-9999', '${note}', '536-22-4817'),\n` +
       `  (2, 'Sean', 'O'Neill', '412-71-3305', '${note}', '318-44-2209'),\n` +
