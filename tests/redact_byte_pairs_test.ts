@@ -49,6 +49,11 @@ Deno.test({
     assert.equal(pairs.mayHold("zx"), false);
     assert.equal(pairs.mayHold("x"), true);
     assert.equal(new BytePairs("").mayHold("ab"), false);
+    // A keyword past ASCII may stand only in a text that is not ASCII alone.
+    assert.equal(new BytePairs("the password is here").mayHold("パスワード"), false);
+    assert.equal(new BytePairs("mật khẩu: x").mayHold("mật khẩu"), true);
+    assert.equal(new BytePairs("パスワードは").mayHold("パスワード"), true);
+    assert.equal(new BytePairs("password: x").mayHold("mk"), false);
   },
 });
 

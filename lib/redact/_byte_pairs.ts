@@ -26,26 +26,31 @@ function pairOf(a: number, b: number): number {
  */
 export class BytePairs {
   readonly #seen = new Uint8Array(0x10000);
+  /** Whether the text is ASCII alone: its UTF-8 is as long as it is. */
+  readonly #ascii: boolean;
 
   /** Reads the pairs of `text`. */
   constructor(text: string) {
-    markPairs(text, this.#seen);
+    this.#ascii = markPairs(text, this.#seen);
   }
 
   /**
-   * Whether `keyword` may occur in the text: false only when two adjacent
+   * Whether `keyword` may occur in the text: false when two adjacent
    * characters of it, both ASCII, never stand side by side in the text (a
    * character past U+007F is several bytes in UTF-8, and its pairs are not
-   * asked).
+   * asked), or when it holds such a character and the text is ASCII alone
+   * (a code file holds no `パスワード`).
    */
   mayHold(keyword: string): boolean {
-    return mayHoldIn(this.#seen, keyword);
+    return mayHoldIn(this.#seen, keyword, this.#ascii);
   }
 }
 
-function markPairs(text: string, seen: Uint8Array): void {
+/** Marks the pairs of `text` in `seen`; returns whether the text is ASCII alone. */
+function markPairs(text: string, seen: Uint8Array): boolean {
   const bytes = encoder.encode(text);
-  if (bytes.length < 2) return;
+  const ascii = bytes.length === text.length;
+  if (bytes.length < 2) return ascii;
   // Pairs at even offsets, read in place (a fresh encoding starts its buffer), and at odd ones.
   const even = bytes.length & ~1;
   const atEven = bytes.byteOffset % 2 === 0
@@ -56,6 +61,7 @@ function markPairs(text: string, seen: Uint8Array): void {
   new Uint8Array(atOdd.buffer).set(bytes.subarray(1, 1 + odd));
   markEach(atEven, seen);
   markEach(atOdd, seen);
+  return ascii;
 }
 
 /** Marks each distinct value of `pairs`, sorting them and stepping from run to run. */
@@ -76,11 +82,14 @@ function markEach(pairs: Uint16Array, seen: Uint8Array): void {
   }
 }
 
-function mayHoldIn(seen: Uint8Array, keyword: string): boolean {
+function mayHoldIn(seen: Uint8Array, keyword: string, ascii: boolean): boolean {
   let a = keyword.charCodeAt(0);
+  if (ascii && a >= 0x80) return false;
   for (let i = 1; i < keyword.length; i++) {
     const b = keyword.charCodeAt(i);
-    if (a < 0x80 && b < 0x80 && seen[pairOf(a, b)] === 0) return false;
+    if (b >= 0x80) {
+      if (ascii) return false;
+    } else if (a < 0x80 && seen[pairOf(a, b)] === 0) return false;
     a = b;
   }
   return true;
