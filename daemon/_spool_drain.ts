@@ -7,12 +7,15 @@
  * size is at most one frame's and its length prefix says exactly that size;
  * and one drain reads at most {@linkcode DRAIN_BYTES_PER_TICK}, the rest
  * waiting for the next, so a spool of large frames never sits in memory at
- * once.
+ * once. Nothing read is queued, quarantined or removed until the folder is
+ * checked again, after the reads: it may have been swapped for another
+ * user's since the check before them.
  *
  * @module
  */
 
-import { FrameError, MAX_FRAME_BYTES, parseFrameBody } from "../lib/frame.ts";
+import { type Frame, FrameError, MAX_FRAME_BYTES, parseFrameBody } from "../lib/frame.ts";
+import type { Outcome } from "../lib/outcomes.ts";
 import { MAX_SPOOL_FILES, parseSpoolFileName, pruneSpool } from "../lib/spool.ts";
 import { TRACE_IDLE_MS } from "../lib/trace_id.ts";
 import type { Ingest } from "./_ingest.ts";
@@ -27,15 +30,57 @@ export const DRAIN_BYTES_PER_TICK = 64 * 1024 * 1024;
 const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
+ * Why a drain stopped before acting on what it read: the spool's folder was
+ * no longer the one trusted (removed, and made again by someone else).
+ */
+export class SpoolDistrusted extends Error {
+  /** Says what changed. */
+  constructor(reason: string) {
+    super(reason);
+    this.name = "SpoolDistrusted";
+  }
+}
+
+/** Options for {@linkcode drainSpool}. */
+export interface DrainOptions {
+  /** Where frames go. */
+  ingest: Ingest;
+  /** Counts drops and the spool's depth. */
+  telemetry: Telemetry;
+  /** Now, for the age of temp files. */
+  nowMs: number;
+  /** Where a spool file that is no frame is kept for a person to read. */
+  quarantine?: Quarantine;
+  /**
+   * Why the spool's folder is no longer the one trusted, or `undefined`:
+   * asked once the files are read and before any is queued, quarantined or
+   * removed. A check made only before the reads leaves a window in which the
+   * folder can be swapped for another user's, whose frames would be read.
+   */
+  distrust?: () => string | undefined;
+}
+
+/** One spool file as a drain read it: its frame, or why it could not be read or parsed. */
+interface ReadSpoolFile {
+  name: string;
+  path: string;
+  outcome: Outcome;
+  frame?: Frame;
+  /** Not one frame's bytes (too large, a lying prefix, not a regular file). */
+  unreadable?: Error;
+  /** One frame's bytes that do not parse as a valid frame. */
+  invalid?: Error;
+}
+
+/**
  * Queues every spool file not yet queued, oldest first.
  *
  * @returns how many files the spool holds.
+ * @throws {SpoolDistrusted} when `distrust` says the folder changed while
+ * its files were read: nothing read is acted on.
  */
-export function drainSpool(
-  dir: string,
-  options: { ingest: Ingest; telemetry: Telemetry; nowMs: number; quarantine?: Quarantine },
-): number {
-  const { ingest, telemetry, nowMs, quarantine } = options;
+export function drainSpool(dir: string, options: DrainOptions): number {
+  const { ingest, telemetry, nowMs, quarantine, distrust } = options;
   const names: string[] = [];
   try {
     for (const entry of Deno.readDirSync(dir)) {
@@ -54,34 +99,50 @@ export function drainSpool(
   }
   names.sort();
   let budget = DRAIN_BYTES_PER_TICK;
+  const read: ReadSpoolFile[] = [];
   for (const name of names) {
     const parsed = parseSpoolFileName(name);
     if (!parsed || ingest.isQueued(parsed.id)) continue;
     if (budget <= 0) break;
     const path = `${dir}/${name}`;
+    const file: ReadSpoolFile = { name, path, outcome: parsed.outcome };
     let bytes: Uint8Array;
     try {
       bytes = readSpoolFile(path);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
-      // Not one frame (too large, a lying prefix, not a regular file): never copied anywhere.
-      dropSpoolFile(path, { name, error: error as Error, telemetry });
+      file.unreadable = error as Error;
+      read.push(file);
       continue;
     }
     budget -= bytes.length;
     try {
       const frame = parseFrameBody(bytes.subarray(4));
       if (frame.id !== parsed.id) throw new FrameError("bad_shape", "id differs from the name");
-      ingest.enqueue(frame, { outcome: parsed.outcome, spoolPath: path });
+      file.frame = frame;
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) continue;
-      if (error instanceof FrameError && quarantine !== undefined) {
-        // Kept for a person to read, out of the spool so no drain tries it again.
-        const detail = `spool file ${name}: ${error.message}`;
-        quarantine.add({ name, spoolPath: path, reason: error.reason, detail });
-        continue;
-      }
-      dropSpoolFile(path, { name, error: error as Error, telemetry });
+      file.invalid = error as Error;
+    }
+    read.push(file);
+  }
+  const changed = distrust?.();
+  if (changed !== undefined) throw new SpoolDistrusted(changed);
+  for (const file of read) {
+    if (file.frame !== undefined) {
+      ingest.enqueue(file.frame, { outcome: file.outcome, spoolPath: file.path });
+    } else if (file.invalid instanceof FrameError && quarantine !== undefined) {
+      // Kept for a person to read, out of the spool so no drain tries it again.
+      const detail = `spool file ${file.name}: ${file.invalid.message}`;
+      quarantine.add({
+        name: file.name,
+        spoolPath: file.path,
+        reason: file.invalid.reason,
+        detail,
+      });
+    } else {
+      // Not one frame (too large, a lying prefix, not a regular file): never copied anywhere.
+      const error = file.unreadable ?? file.invalid!;
+      dropSpoolFile(file.path, { name: file.name, error, telemetry });
     }
   }
   telemetry.spoolDepth(names.length);

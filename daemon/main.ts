@@ -22,7 +22,7 @@ import { Ingest } from "./_ingest.ts";
 import { lockStore, type StoreLock } from "./_store_lock.ts";
 import { Quarantine, quarantineDirOf } from "./_quarantine.ts";
 import { debug, log, setDebug } from "./_log.ts";
-import { drainSpool, pruneTraceIds } from "./_spool_drain.ts";
+import { drainSpool, pruneTraceIds, SpoolDistrusted } from "./_spool_drain.ts";
 import { exportNote, noTelemetry, type Telemetry } from "./_telemetry.ts";
 
 const TICK_MS = 2000;
@@ -244,9 +244,18 @@ async function main(): Promise<void> {
     }
     const nowMs = Date.now();
     try {
-      drainSpool(spool, { ingest, telemetry, nowMs, quarantine });
+      // Asked again once the files are read: the folder may have been swapped since the check above.
+      drainSpool(spool, { ingest, telemetry, nowMs, quarantine, distrust: () => traceDir.check() });
       if (ticks++ % PRUNE_EVERY_TICKS === 0) pruneTraceIds(args.traceDir, { nowMs });
     } catch (error) {
+      if (error instanceof SpoolDistrusted) {
+        return void shutdown(
+          `${error.message}; nothing read from it is committed, restart to check it`,
+          {
+            exitCode: 1,
+          },
+        );
+      }
       log("WARN", `spool drain failed: ${(error as Error).message}`);
     }
   };

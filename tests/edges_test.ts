@@ -1,7 +1,8 @@
 /**
  * Edges the mutation run found unguarded: a secret made of one repeated
  * character is a placeholder, not a secret; `captured_at_ns` at 0 and below;
- * a spool file whose name and frame id differ.
+ * a spool file whose name and frame id differ; and one a flaky security test
+ * found: a spool folder swapped for another user's while a drain reads it.
  *
  * @module
  */
@@ -15,7 +16,7 @@ import { openStore } from "../lib/store.ts";
 import { quarantineDirOf } from "../lib/store_paths.ts";
 import { Ingest } from "../daemon/_ingest.ts";
 import { Quarantine } from "../daemon/_quarantine.ts";
-import { drainSpool } from "../daemon/_spool_drain.ts";
+import { drainSpool, SpoolDistrusted } from "../daemon/_spool_drain.ts";
 import { noTelemetry } from "../daemon/_telemetry.ts";
 import { readRows, testFrame } from "./_daemon.ts";
 
@@ -83,6 +84,49 @@ Deno.test("drainSpool(): a spool file whose name names another frame id is quara
     assert.deepEqual(readRows(db).map((row) => row.payload.prompt_redacted), ["prompt number 1"]);
     assert.deepEqual([...Deno.readDirSync(quarantineDirOf(db))].map((e) => e.name), [misnamed]);
     assert.deepEqual([...Deno.readDirSync(spool)], []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("drainSpool(): a folder distrusted once its files are read is acted on in nothing: no row, no quarantine, no file removed", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cyberos-edges-" });
+  try {
+    const db = `${dir}/capture.db`;
+    const store = openStore(db);
+    const spool = spoolDir(`${dir}/traces`);
+    Deno.mkdirSync(spool, { recursive: true, mode: 0o700 });
+    const forged = testFrame(1, { text: "forged by another user" });
+    writeSpoolFile(spool, spoolFileName(1, forged.id), encodeFrame(forged));
+    const misnamed = spoolFileName(2, testFrame(3).id);
+    writeSpoolFile(spool, misnamed, encodeFrame(testFrame(2)));
+    const telemetry = noTelemetry();
+    const quarantine = new Quarantine(quarantineDirOf(db), { telemetry });
+    const ingest = new Ingest(store, { spoolDir: spool, telemetry, quarantine });
+    let asked = 0;
+    assert.throws(
+      () =>
+        drainSpool(spool, {
+          ingest,
+          telemetry,
+          nowMs: Date.now(),
+          quarantine,
+          distrust: () => {
+            asked++;
+            return "the spool was replaced";
+          },
+        }),
+      SpoolDistrusted,
+      "the spool was replaced",
+    );
+    assert.equal(asked, 1);
+    assert.equal(ingest.queued, 0);
+    ingest.flush();
+    store.close();
+    assert.deepEqual(readRows(db), []);
+    assert.equal(Deno.statSync(spool).isDirectory, true);
+    assert.equal([...Deno.readDirSync(spool)].length, 2, "both files left where they were");
+    assert.throws(() => Deno.statSync(quarantineDirOf(db)), Deno.errors.NotFound);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
