@@ -147,6 +147,19 @@ export const alibaba: Rule = token({
   falsePositives: ["LTAIXXXXXXXXXXXXXXXX"],
 });
 
+/** Tencent Cloud SecretIds: AKID and 32 letters and digits. */
+export const tencent: Rule = token({
+  id: "tencent_secret_id",
+  description: "Tencent Cloud SecretId (AKID + 32)",
+  placeholder: "<TENCENT_KEY>",
+  keywords: ["akid"],
+  startsAtKeyword: true,
+  pattern: () => /(?<![A-Za-z0-9])AKID[A-Za-z0-9]{32}(?![A-Za-z0-9])/dg,
+  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  truePositives: ['TENCENTCLOUD_SECRET_ID="AKIDz8krbsJ5yKBZQpn74WFkmLPx3gnPhESA"'],
+  falsePositives: ["AKIDXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"],
+});
+
 /** Azure AD (Entra ID) application client secrets. */
 export const azureAdClientSecret: Rule = token({
   id: "azure_ad_client_secret",
@@ -221,15 +234,17 @@ export const pulumi: Rule = token({
 /** Yandex Cloud keys and tokens. */
 export const yandex: Rule = token({
   id: "yandex_token",
-  description: "Yandex Cloud API key (AQVN), IAM token (t1.) and static access key secret (YC)",
+  description:
+    "Yandex Cloud API key (AQVN), IAM token (t1.), static access key secret (YC) and Yandex OAuth token (y0_ to y3_)",
   placeholder: "<YANDEX_TOKEN>",
-  keywords: ["aqvn", "t1.", "yc"],
+  keywords: ["aqvn", "t1.", "yc", "y0_", "y1_", "y2_", "y3_"],
   pattern: () =>
-    /\b(?<![\w.-])(?:AQVN[\w-]{35,38}|t1\.[\w-]{20,300}={0,2}\.[\w-]{86}={0,2}|YC[\w-]{38})(?![\w-])/dg,
+    /\b(?<![\w.-])(?:AQVN[\w-]{35,38}|t1\.[\w-]{20,300}={0,2}\.[\w-]{86}={0,2}|YC[\w-]{38}|y[0-3]_[\w-]{55})(?![\w-])/dg,
   validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
   truePositives: [
     "yc config set token AQVNGFopRuUFHryHmXBX6LPNjfpbeDKPSToFrkdOT",
     "secret_key: YCGGbaR3vFNWN6RwOXx3n5Ve-CwNZzQAvgMFELnC",
+    "YANDEX_OAUTH=y0_AgAAAAB4k2QxAATuwQAAAAEVx8mZAADq3Lk5TnhFQr2WbPz7cJdY1sK",
   ],
   falsePositives: ["YCombinator_batch_summer_program_alumni"],
 });
@@ -407,6 +422,7 @@ export const cloud: Rule[] = [
   flyio,
   netlify,
   alibaba,
+  tencent,
   azureAdClientSecret,
   doppler,
   vault,
