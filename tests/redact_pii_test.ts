@@ -14,6 +14,14 @@ import { idColumnPlace, SECRET_COLUMN } from "../lib/redact/rules/_id_columns.ts
 import { PUBLISHED_TEST_CARDS } from "../lib/redact/rules/_published_test_cards.ts";
 import { PUBLIC_TLDS } from "../lib/redact/rules/_public_tlds.ts";
 import { luhnValid } from "../lib/redact/_validators.ts";
+import {
+  codiceFiscaleValid,
+  myNumberValid,
+  ppsnValid,
+  saIdValid,
+  tfnValid,
+  verhoeffValid,
+} from "../lib/redact/rules/national_id.ts";
 
 /** A structurally valid CCCD for row `i` (province, century digit, birth year). */
 function citizenId(i: number): string {
@@ -278,5 +286,27 @@ Deno.test({
       assert.ok(!out.includes(citizenId(i)), `row ${i}'s id`);
       if (i >= 6) assert.ok(out.includes(citizenId(i + 50)), `row ${i}'s order number`);
     }
+  },
+});
+
+Deno.test({
+  name: "the national ids' checks accept their published shapes and refuse one digit or letter off",
+  permissions: "none",
+  fn() {
+    // Verhoeff's own example: 236 takes check digit 3.
+    assert.equal(verhoeffValid("2363"), true);
+    assert.equal(verhoeffValid("2364"), false);
+    assert.equal(codiceFiscaleValid("RSSMRA85T10A562S"), true);
+    assert.equal(codiceFiscaleValid("RSSMRA85T10A562T"), false);
+    assert.equal(tfnValid("123456782"), true);
+    assert.equal(tfnValid("123456783"), false);
+    assert.equal(myNumberValid("123456789018"), true);
+    assert.equal(myNumberValid("123456789017"), false);
+    assert.equal(ppsnValid("1234567T"), true);
+    assert.equal(ppsnValid("1234567FA"), true);
+    assert.equal(ppsnValid("1234567K"), false);
+    assert.equal(saIdValid("9202204720083"), true);
+    assert.equal(saIdValid("9202204720082"), false, "Luhn");
+    assert.equal(saIdValid("9213204720083"), false, "month 13");
   },
 });
