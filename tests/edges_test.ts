@@ -12,7 +12,7 @@ import { explainText, redactText } from "../lib/redact/mod.ts";
 import { encodeFrame, MAX_CAPTURED_AT_NS, validateFrame } from "../lib/frame.ts";
 import { spoolDir } from "../lib/paths.ts";
 import { spoolFileName, writeSpoolFile } from "../lib/spool.ts";
-import { openStore } from "../lib/store.ts";
+import { openStore, type Store } from "../lib/store.ts";
 import { quarantineDirOf } from "../lib/store_paths.ts";
 import { Ingest } from "../daemon/_ingest.ts";
 import { Quarantine } from "../daemon/_quarantine.ts";
@@ -62,13 +62,23 @@ Deno.test(
   },
 );
 
-Deno.test("drainSpool(): a spool file whose name names another frame id is quarantined, not stored", async () => {
+/** Runs `fn` with a fresh store and an empty private spool, removed after. */
+async function withSpool(
+  fn: (fixture: { db: string; store: Store; spool: string }) => void,
+): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "cyberos-edges-" });
   try {
     const db = `${dir}/capture.db`;
-    const store = openStore(db);
     const spool = spoolDir(`${dir}/traces`);
     Deno.mkdirSync(spool, { recursive: true, mode: 0o700 });
+    fn({ db, store: openStore(db), spool });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("drainSpool(): a spool file whose name names another frame id is quarantined, not stored", async () => {
+  await withSpool(({ db, store, spool }) => {
     const honest = testFrame(1);
     const disguised = testFrame(2);
     writeSpoolFile(spool, spoolFileName(1, honest.id), encodeFrame(honest));
@@ -84,18 +94,11 @@ Deno.test("drainSpool(): a spool file whose name names another frame id is quara
     assert.deepEqual(readRows(db).map((row) => row.payload.prompt_redacted), ["prompt number 1"]);
     assert.deepEqual([...Deno.readDirSync(quarantineDirOf(db))].map((e) => e.name), [misnamed]);
     assert.deepEqual([...Deno.readDirSync(spool)], []);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("drainSpool(): a folder distrusted once its files are read is acted on in nothing: no row, no quarantine, no file removed", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "cyberos-edges-" });
-  try {
-    const db = `${dir}/capture.db`;
-    const store = openStore(db);
-    const spool = spoolDir(`${dir}/traces`);
-    Deno.mkdirSync(spool, { recursive: true, mode: 0o700 });
+  await withSpool(({ db, store, spool }) => {
     const forged = testFrame(1, { text: "forged by another user" });
     writeSpoolFile(spool, spoolFileName(1, forged.id), encodeFrame(forged));
     const misnamed = spoolFileName(2, testFrame(3).id);
@@ -127,7 +130,5 @@ Deno.test("drainSpool(): a folder distrusted once its files are read is acted on
     assert.equal(Deno.statSync(spool).isDirectory, true);
     assert.equal([...Deno.readDirSync(spool)].length, 2, "both files left where they were");
     assert.throws(() => Deno.statSync(quarantineDirOf(db)), Deno.errors.NotFound);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });

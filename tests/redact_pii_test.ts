@@ -293,20 +293,19 @@ Deno.test({
   name: "the national ids' checks accept their published shapes and refuse one digit or letter off",
   permissions: "none",
   fn() {
-    // Verhoeff's own example: 236 takes check digit 3.
-    assert.equal(verhoeffValid("2363"), true);
-    assert.equal(verhoeffValid("2364"), false);
-    assert.equal(codiceFiscaleValid("RSSMRA85T10A562S"), true);
-    assert.equal(codiceFiscaleValid("RSSMRA85T10A562T"), false);
-    assert.equal(tfnValid("123456782"), true);
-    assert.equal(tfnValid("123456783"), false);
-    assert.equal(myNumberValid("123456789018"), true);
-    assert.equal(myNumberValid("123456789017"), false);
-    assert.equal(ppsnValid("1234567T"), true);
-    assert.equal(ppsnValid("1234567FA"), true);
-    assert.equal(ppsnValid("1234567K"), false);
-    assert.equal(saIdValid("9202204720083"), true);
-    assert.equal(saIdValid("9202204720082"), false, "Luhn");
-    assert.equal(saIdValid("9213204720083"), false, "month 13");
+    // Each check with values it accepts, then values it refuses. Verhoeff's own example: 236
+    // takes check digit 3; the South African id's refusals fail Luhn, then have a month 13.
+    const vectors: Array<[(value: string) => boolean, string[], string[]]> = [
+      [verhoeffValid, ["2363"], ["2364"]],
+      [codiceFiscaleValid, ["RSSMRA85T10A562S"], ["RSSMRA85T10A562T"]],
+      [tfnValid, ["123456782"], ["123456783"]],
+      [myNumberValid, ["123456789018"], ["123456789017"]],
+      [ppsnValid, ["1234567T", "1234567FA"], ["1234567K"]],
+      [saIdValid, ["9202204720083"], ["9202204720082", "9213204720083"]],
+    ];
+    for (const [check, accepted, refused] of vectors) {
+      for (const value of accepted) assert.equal(check(value), true, `${check.name} ${value}`);
+      for (const value of refused) assert.equal(check(value), false, `${check.name} ${value}`);
+    }
   },
 });

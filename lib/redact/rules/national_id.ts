@@ -151,44 +151,19 @@ export function verhoeffValid(digits: string): boolean {
   return check === 0;
 }
 
+/**
+ * What a character of the codice fiscale counts at an odd position (1st,
+ * 3rd…), as the letter of that value: digits 0 to 9 count as A to J do.
+ */
+const CF_ODD_VALUES = "BAFHJNPRTVCESULDGIMOQKWZYX";
+
 /** Whether a 16-character Italian codice fiscale carries its check letter. */
 export function codiceFiscaleValid(code: string): boolean {
-  // The values of the odd positions' characters (1st, 3rd…), digits then letters.
-  const ODD = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21];
-  const ODD_LETTERS = [
-    1,
-    0,
-    5,
-    7,
-    9,
-    13,
-    15,
-    17,
-    19,
-    21,
-    2,
-    4,
-    18,
-    20,
-    11,
-    3,
-    6,
-    8,
-    12,
-    14,
-    16,
-    10,
-    22,
-    25,
-    24,
-    23,
-  ];
   let sum = 0;
   for (let i = 0; i < 15; i++) {
     const c = code.charCodeAt(i);
-    const isDigit = c >= 48 && c <= 57;
-    const value = isDigit ? c - 48 : c - 65;
-    sum += i % 2 === 1 ? value : isDigit ? ODD[value]! : ODD_LETTERS[value]!;
+    const index = c >= 48 && c <= 57 ? c - 48 : c - 65;
+    sum += i % 2 === 1 ? index : CF_ODD_VALUES.charCodeAt(index) - 65;
   }
   return code.charCodeAt(15) === 65 + (sum % 26);
 }
@@ -349,6 +324,47 @@ function namedIdOf(kinds: readonly NationalIdKind[]): (c: Candidate) => string |
   };
 }
 
+/** Names of the digit-led ids but the PPS number (whose seven digits no digit cluster counts). */
+const DIGIT_ID_NAMES = [
+  "aadhaar",
+  "aadhar",
+  "uidai",
+  "आधार",
+  "マイナンバー",
+  "個人番号",
+  "my number",
+  "mynumber",
+  "my_number",
+  "tax file",
+  "tfn",
+  "id number",
+  "id_number",
+  "idnumber",
+  "identity number",
+  "id no",
+  "rsa id",
+  "sa id",
+];
+
+/** Names of Ireland's PPS number. */
+const PPS_NAMES = ["ppsn", "pps number", "pps no", "pps_no", "personal public service"];
+
+/** Names of the letter-led ids but `pan` and `cf`, which stand inside other words. */
+const LETTER_ID_NAMES = [
+  "permanent account",
+  "national insurance",
+  "nino",
+  "ni number",
+  "ni no",
+  "ni_number",
+  "ni_no",
+  "fiscale",
+  "fiscal code",
+  "tax code",
+  "cod. fisc",
+  "codfisc",
+];
+
 /**
  * National ids led by a digit, one rule (one scan of the text) for five
  * countries: seven digits and a letter (a PPS number), nine digits in
@@ -361,34 +377,10 @@ export const digitNationalId: Rule = {
   description:
     "Indian Aadhaar (Verhoeff), Japanese My Number, Australian tax file number, South African id number (birth date, Luhn) or Irish PPS number: its check holds and it is named nearby or by its column",
   placeholder: "<NATIONAL_ID>",
-  keywords: [
-    "aadhaar",
-    "aadhar",
-    "uidai",
-    "आधार",
-    "マイナンバー",
-    "個人番号",
-    "my number",
-    "mynumber",
-    "my_number",
-    "tax file",
-    "tfn",
-    "id number",
-    "id_number",
-    "idnumber",
-    "identity number",
-    "id no",
-    "rsa id",
-    "sa id",
-    "ppsn",
-    "pps number",
-    "pps no",
-    "pps_no",
-    "personal public service",
-  ],
+  keywords: [...DIGIT_ID_NAMES, ...PPS_NAMES],
+  // Nine digits or more in a row (their groups joined), or a PPS number's seven and its name.
   precheck: (facts) =>
-    facts.digitCluster() >= 9 ||
-    /ppsn|pps[ _](?:number|no)|personal public service/.test(facts.lower),
+    facts.digitCluster() >= 9 || PPS_NAMES.some((name) => facts.lower.includes(name)),
   // A digit first, then the look back: a leading lookbehind made V8 try every offset.
   pattern: () =>
     /\d(?<![\w.-]\d)(?:\d{6}[A-W][A-IW]?|\d{2}([ -]?)\d{3}\1\d{3}|\d{3}([ -]?)\d{4}\2\d{4}\d?)(?![\w-]|\.\d)/dg,
@@ -430,27 +422,11 @@ export const letterNationalId: Rule = {
   description:
     "Indian PAN (five letters, four digits, a letter), UK national insurance number (two letters, six digits, A to D) or Italian codice fiscale (check letter): named nearby or by its column",
   placeholder: "<NATIONAL_ID>",
-  keywords: [
-    "pan",
-    "permanent account",
-    "national insurance",
-    "nino",
-    "ni number",
-    "ni no",
-    "ni_number",
-    "ni_no",
-    "fiscale",
-    "fiscal code",
-    "tax code",
-    "cod. fisc",
-    "codfisc",
-    "cf",
-  ],
+  keywords: [...LETTER_ID_NAMES, "pan", "cf"],
   // `pan` and `cf` stand inside many words (`company`, `cfg`): the whole word, or another name.
   precheck: (facts) =>
     facts.mayHaveWord("pan") || facts.mayHaveWord("cf") ||
-    /permanent account|national insurance|nino|ni[ _](?:number|no)|fiscale|fiscal code|tax code|cod\. fisc|codfisc/
-      .test(facts.lower),
+    LETTER_ID_NAMES.some((name) => facts.lower.includes(name)),
   // A letter first, then the look back: a leading lookbehind made V8 try every offset.
   pattern: () =>
     /[A-Z](?<![\w-][A-Z])(?:[A-Z]{2}[ABCFGHJLPT][A-Z]\d{4}[A-Z]|[A-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]|[A-Z]{5}\d{2}[ABCDEHLMPRST]\d{2}[A-Z]\d{3}[A-Z])(?![\w-])/dg,
