@@ -47,13 +47,17 @@ export const DEFAULT_HOOK_SCRIPT = fileUrlToPath(new URL("../hook/dist/hook.js",
  *   call: the walk over long patterns' alternatives, the keyword lookups),
  *   and their runs took 2.4 to 5.5 ms longer; at 10,000 none do, and a
  *   16 MiB prompt still gets TurboFan where it pays, in the same 1.0 s.
+ * - `--no-icu-timezone-data`: the hook's first `Date` (the times of the
+ *   trust check's `lstat`) made V8 load ICU's time zone data, 0.3 to 0.45 ms
+ *   of each run; V8 then asks the C library instead, in 0.1 ms. The hook
+ *   never shows a local time, so nothing it writes changes.
  *
  * See bench/README.md. The `hook` task in `deno.json` passes the same
  * flags (a test keeps the two equal).
  */
 export const HOOK_V8_FLAGS = [
   "--v8-flags=--no-sparkplug,--no-maglev,--no-regexp-tier-up,--single-threaded," +
-  "--invocation-count-for-turbofan=10000",
+  "--invocation-count-for-turbofan=10000,--no-icu-timezone-data",
 ] as const;
 
 /** Options for {@linkcode buildHookCommand}. */

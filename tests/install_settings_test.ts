@@ -114,7 +114,7 @@ Deno.test("buildHookCommand() is absolute, shell-quoted and carries paths and fl
       String.raw`'/opt/it'\''s/deno'`,
       "run",
       "-q",
-      "--v8-flags=--no-sparkplug,--no-maglev,--no-regexp-tier-up,--single-threaded,--invocation-count-for-turbofan=10000",
+      "--v8-flags=--no-sparkplug,--no-maglev,--no-regexp-tier-up,--single-threaded,--invocation-count-for-turbofan=10000,--no-icu-timezone-data",
       "--no-config",
       "--no-remote",
       "--no-npm",
