@@ -657,6 +657,16 @@ export function minEntropy(bits: number): Check {
 export const hasDigitAndLetter: Check = (c) =>
   /\d/.test(c.secret) && /[A-Za-z]/.test(c.secret) ? undefined : "needs a digit and a letter";
 
+/**
+ * Rejects secrets without two of lowercase letters, capitals and digits: a
+ * random token of 24 letters has no digit once in 70 draws (Vault's dev
+ * server prints `hvs.LwhmMyvbdaehFEzjjQFvxfHk`), but it mixes the cases.
+ */
+export const mixesTwoKinds: Check = (c) =>
+  Number(/[a-z]/.test(c.secret)) + Number(/[A-Z]/.test(c.secret)) + Number(/\d/.test(c.secret)) >= 2
+    ? undefined
+    : "not two of lowercase, uppercase and digits";
+
 /** Rejects secrets without a lowercase letter, a capital and a digit each (random keys have all three). */
 export const hasBothCasesAndDigit: Check = (c) =>
   /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret) && /\d/.test(c.secret)

@@ -11,7 +11,7 @@
  */
 
 import type { Rule } from "../_engine.ts";
-import { hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
+import { hasDigitAndLetter, minEntropy, mixesTwoKinds, notPlaceholder } from "../_validators.ts";
 import { token } from "./_token.ts";
 
 /** DigitalOcean personal, OAuth and refresh tokens. */
@@ -197,8 +197,10 @@ export const vault: Rule = token({
   keywords: ["hvs.", "hvb.", "hvr."],
   startsAtKeyword: true,
   pattern: () => /\b(?<![\w.-])hv[sbr]\.[\w-]{24,400}(?![\w-])/dg,
-  validators: [notPlaceholder, hasDigitAndLetter, minEntropy(3.5)],
+  validators: [notPlaceholder, mixesTwoKinds, minEntropy(3.5)],
   truePositives: [
+    // `vault server -dev` prints a root token of 24 characters, here letters only.
+    "Initial Root Token: hvs.LwhmMyvbdaehFEzjjQFvxfHk",
     "$ vault login hvs.Q7ehoiUSEhc3NI70UsJ_jz6s5FTWPZPmjcB4l9ttxR0artHqxtlFtMWObFMV0emgpQvj2hpT4n5fh4n75kr-yvA2XNP",
     "VAULT_TOKEN=hvb.mDgVA2UfND_8qT5J7QM3uEYp-OhwHQhLLR0CJdZ2---YRT7m0EUR-RlRnVKyfmEb_xV8IMtqLXq2Rar7vLRTI6lpzUbooBtpziGp_hESCXLAs9eIA5hwh_bUjfhAu-O4IO6_dtzAZc0U",
   ],

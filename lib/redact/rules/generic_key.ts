@@ -93,6 +93,8 @@ function shortValueShape(c: Candidate): string | undefined {
   if (!/[a-z]/.test(c.secret) || !/[A-Z]/.test(c.secret) || !/\d/.test(c.secret)) {
     return "short value without lowercase, uppercase and digits";
   }
+  // A typed secret holds words (`Secret-En4ble`): a sign beside both cases and a digit says it is one.
+  if (charClasses(c.secret) === 4) return undefined;
   return /[a-z]{5}|[A-Z]{5}/.test(c.secret) ? "short value with a word-like run" : undefined;
 }
 
@@ -415,6 +417,8 @@ export const genericKey: Rule = {
     "api_key: 3f9a2c7e1b5d4a8f9c0e2b4d6f8a1c3e",
     // Short values under a name that says secret outright, and Laravel's `base64:` key.
     'export AUTH_TOKEN=Kx92mfL0qP\nconst cfg = { secret: "Hq5-Wz9-Lk3-Rm7" }',
+    // Netmiko's enable secret in an inventory: words, a digit and a sign.
+    'connection_options:\n  netmiko:\n    extras:\n      secret: "Secret-En4ble"',
     "APP_KEY=base64:Qm9vdHN0cmFwNGxhcmF2ZWwxMjM0NTY3ODkwYWJjZGVm",
     // Django's session cookie.
     "Cookie: sessionid=q8w3e7r2t6y1u5i9o4p0; csrftoken=Zx8Cv3Bn7Ml2Kj6Hg1Fd",
