@@ -210,11 +210,7 @@ function nameMaySayPassword(text: string, lower: string, start: number, end: num
  * of such words but no operator (`pw` repeated) is read at the engine's
  * speed.
  */
-const PASSWORD_NAME_OPERATOR = new RegExp(
-  String
-    .raw`(?::|=|,|->)(?<=(?:${PASSWORD_NAME_WORD})[a-z0-9_.-]{0,70}[\\"' \t\]]{0,48}(?::|=|,|->))`,
-  "g",
-);
+let passwordNameOperator: RegExp | undefined;
 
 /**
  * Whether some name holding `pass` or `pwd` may say password and is
@@ -225,12 +221,14 @@ const PASSWORD_NAME_OPERATOR = new RegExp(
  */
 function mayAssignPassword(text: string, lower: string): boolean {
   if (lower.length !== text.length) return true; // Offsets would differ: cannot tell.
-  PASSWORD_NAME_OPERATOR.lastIndex = 0;
-  for (
-    let m = PASSWORD_NAME_OPERATOR.exec(lower);
-    m !== null;
-    m = PASSWORD_NAME_OPERATOR.exec(lower)
-  ) {
+  // Made at first use: a text without such a name never asks, and the hook's start is spared it.
+  const operator = passwordNameOperator ??= new RegExp(
+    String
+      .raw`(?::|=|,|->)(?<=(?:${PASSWORD_NAME_WORD})[a-z0-9_.-]{0,70}[\\"' \t\]]{0,48}(?::|=|,|->))`,
+    "g",
+  );
+  operator.lastIndex = 0;
+  for (let m = operator.exec(lower); m !== null; m = operator.exec(lower)) {
     let end = m.index;
     while (end > 0 && `\\"' \t]`.includes(lower[end - 1]!)) end--;
     let start = end;
