@@ -56,6 +56,23 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "encodeFrame(): the body is the frame's JSON in UTF-8, in ASCII and with 2-, 3- and 4-byte characters",
+  permissions: "none",
+  fn() {
+    for (
+      const text of ["plain ascii", "mật khẩu", "パスワード", "🔑 key", "a".repeat(70_000) + "ß"]
+    ) {
+      const frame = { ...FRAME, payload: { ...FRAME.payload, tool_name: text } };
+      const bytes = encodeFrame(frame);
+      const body = new TextEncoder().encode(JSON.stringify(frame));
+      assert.equal(new DataView(bytes.buffer, bytes.byteOffset).getUint32(0), body.length);
+      assert.deepEqual(bytes.subarray(4), body);
+    }
+  },
+});
+
+Deno.test({
   name: "newFrameId: 32 lowercase hex, and 100,000 of them are all different",
   permissions: "none",
   fn() {
