@@ -59,6 +59,7 @@ import { messaging } from "./messaging.ts";
 import { payments } from "./payments.ts";
 import { huggingface } from "./huggingface.ts";
 import { iban } from "./iban.ts";
+import { bankAccount } from "./bank_account.ts";
 import { jwt, jwtBase64 } from "./jwt.ts";
 import { npm } from "./npm.ts";
 import { openai } from "./openai.ts";
@@ -137,6 +138,7 @@ export const RULES: readonly Rule[] = [
   cardSecurityCode,
   pinCode,
   iban,
+  bankAccount,
   cccd,
   ssn,
   ssnValue,
