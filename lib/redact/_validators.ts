@@ -560,8 +560,11 @@ export function isBase64(value: string): boolean {
   return value.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(value);
 }
 
-/** Character classes present in `value` (lowercase, uppercase, digit, other). */
-export function charClasses(value: string): number {
+/**
+ * Character classes present in `value` (lowercase, uppercase, digit, other);
+ * with `alnum`, only the first three count.
+ */
+export function charClasses(value: string, options: { alnum?: boolean } = {}): number {
   let lower = 0, upper = 0, digit = 0, other = 0;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
@@ -570,7 +573,7 @@ export function charClasses(value: string): number {
     else if (c >= 48 && c <= 57) digit = 1;
     else other = 1;
   }
-  return lower + upper + digit + other;
+  return lower + upper + digit + (options.alnum ? 0 : other);
 }
 
 /** The reason to reject a candidate, or `undefined` to keep it (see `_engine.ts`). */
@@ -663,15 +666,25 @@ export const hasDigitAndLetter: Check = (c) =>
  * server prints `hvs.LwhmMyvbdaehFEzjjQFvxfHk`), but it mixes the cases.
  */
 export const mixesTwoKinds: Check = (c) =>
-  Number(/[a-z]/.test(c.secret)) + Number(/[A-Z]/.test(c.secret)) + Number(/\d/.test(c.secret)) >= 2
+  charClasses(c.secret, { alnum: true }) >= 2
     ? undefined
     : "not two of lowercase, uppercase and digits";
 
 /** Rejects secrets without a lowercase letter, a capital and a digit each (random keys have all three). */
 export const hasBothCasesAndDigit: Check = (c) =>
-  /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret) && /\d/.test(c.secret)
-    ? undefined
-    : "not lowercase, uppercase and digits";
+  charClasses(c.secret, { alnum: true }) === 3 ? undefined : "not lowercase, uppercase and digits";
+
+/**
+ * Rejects one digit repeated or digits counting up (`777777`, `12345678`),
+ * blanks and dashes between them left out: examples, not a number someone
+ * holds.
+ */
+export const notDigitRun: Check = (c) => {
+  const digits = c.secret.replace(/[ -]/g, "");
+  return /^(\d)\1+$/.test(digits) || "0123456789".includes(digits)
+    ? "a run of one digit or counting digits"
+    : undefined;
+};
 
 /** Rejects secrets whose longest alphanumeric run is shorter than `min` (kebab-case names). */
 export function longestRun(min: number): Check {

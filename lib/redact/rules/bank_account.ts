@@ -12,7 +12,7 @@
  */
 
 import type { Candidate, Rule } from "../_engine.ts";
-import { notPlaceholder } from "../_validators.ts";
+import { notDigitRun, notPlaceholder } from "../_validators.ts";
 
 /** Words that say a bank is meant, in the label's language or another. */
 const BANK_WORDS =
@@ -22,15 +22,6 @@ const BANK_WORDS =
 function bankNearby(c: Candidate): string | undefined {
   const window = c.text.slice(Math.max(0, c.start - 200), c.end + 80).toLowerCase();
   return BANK_WORDS.test(window) ? undefined : "no bank named nearby";
-}
-
-/** Runs of one digit and counting digits are examples, not accounts. */
-function notASampleRun(c: Candidate): string | undefined {
-  const digits = c.secret.replace(/[ -]/g, "");
-  return /^(\d)\1+$/.test(digits) || "01234567890123456789".includes(digits) ||
-      "98765432109876543210".includes(digits)
-    ? "a run of one digit or counting digits"
-    : undefined;
 }
 
 /** An account number under its label, with a bank named nearby. */
@@ -55,7 +46,7 @@ export const bankAccount: Rule = {
     /(?<![\p{L}\d])(?:(?:account|acct|a\/c)(?:[ _-]?(?:number|num|nr|no\.?|#))?|kontonummer|num[ée]ro de compte|n[úu]mero de (?:cuenta|conta))(?![\p{L}\d_])\\{0,3}["']?[ \t]{0,4}(?:[:=#]|\.{2,60}|is(?![\p{L}\d_]))?[ \t]{0,4}\\{0,3}["']?(?<secret>\d(?:[ -]?\d){5,16})(?![\d-]|[.,]\d)/dgiu,
   secretGroup: "secret",
   priority: 260,
-  validators: [notPlaceholder, notASampleRun, bankNearby],
+  validators: [notPlaceholder, notDigitRun, bankNearby],
   allowlist: [],
   truePositives: [
     "Tax file number: (in vault)\nBank: BSB 062-000  Account 313410778\nMobile: (in vault)",

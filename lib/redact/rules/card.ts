@@ -14,6 +14,7 @@ import {
   inWordList,
   isAsciiLetter,
   luhnValid,
+  notDigitRun,
   notPlaceholder,
 } from "../_validators.ts";
 import { perText } from "../_memo.ts";
@@ -205,11 +206,7 @@ export const pinCode: Rule = {
         ? "words about a PIN, not a PIN"
         : undefined;
     },
-    function notASampleRun(c) {
-      return /^(\d)\1+$/.test(c.secret) || "0123456789".includes(c.secret)
-        ? "a run of one digit or counting digits"
-        : undefined;
-    },
+    notDigitRun,
   ],
   allowlist: [],
   truePositives: [

@@ -90,7 +90,7 @@ function shortValueShape(c: Candidate): string | undefined {
   if (!isSecretKeyName(c.groups["setsecret"] ?? headAndName(c))) {
     return "short value under a name that does not say secret outright";
   }
-  if (!/[a-z]/.test(c.secret) || !/[A-Z]/.test(c.secret) || !/\d/.test(c.secret)) {
+  if (charClasses(c.secret, { alnum: true }) < 3) {
     return "short value without lowercase, uppercase and digits";
   }
   // A typed secret holds words (`Secret-En4ble`): a sign beside both cases and a digit says it is one.
