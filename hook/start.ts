@@ -2,14 +2,15 @@
  * `deno task hook [--allow-email-domain D]... EVENT`: runs the hook from
  * source on stdin, by hand, with the paths the environment gives (the private
  * runtime dir unless `CYBEROS_MEMORY_SOCKET` or `CYBEROS_MEMORY_TRACE_DIR`
- * say otherwise) and exactly the flags `install` writes for them: a named
- * permission set in `deno.json` cannot spell a path under `$HOME`. The
- * launcher itself may only read the path variables and run `deno`.
+ * say otherwise) and exactly the flags and allocator settings `install`
+ * writes for them: a named permission set in `deno.json` cannot spell a path
+ * under `$HOME`. The launcher itself may only read the path variables and
+ * run `deno`.
  *
  * @module
  */
 
-import { HOOK_V8_FLAGS } from "../lib/hook_command.ts";
+import { HOOK_ENV, HOOK_V8_FLAGS } from "../lib/hook_command.ts";
 import { fileUrlToPath } from "../lib/file_url.ts";
 import { type CapturePaths, resolvePaths } from "../lib/paths.ts";
 import { hookPermissionFlags } from "../lib/permissions.ts";
@@ -44,7 +45,9 @@ async function main(): Promise<number> {
     console.error(`cyberos-memory hook: ${(error as Error).message}`);
     return 1;
   }
-  return await runDeno(hookRunArgs(paths, Deno.args), { env: pickEnv(RUNTIME_ENV_VARS) });
+  return await runDeno(hookRunArgs(paths, Deno.args), {
+    env: { ...pickEnv(RUNTIME_ENV_VARS), ...HOOK_ENV },
+  });
 }
 
 if (import.meta.main) Deno.exit(await main());

@@ -60,6 +60,23 @@ export const HOOK_V8_FLAGS = [
   "--invocation-count-for-turbofan=10000,--no-icu-timezone-data",
 ] as const;
 
+/**
+ * The environment the hook's command sets before `exec`: glibc's allocator
+ * told to keep the memory the process frees instead of handing it back
+ * (`trim_threshold`), and to take blocks up to 8 MiB from that memory
+ * instead of mapping each afresh (`mmap_threshold`). Loading the bundle and
+ * its code cache makes and frees several such blocks of 128 KB to 256 KB;
+ * by default each is a fresh mapping, every 4 KB of it a page fault when
+ * first written, and a fault costs 10 µs and more on a virtual machine. Kept,
+ * later blocks reuse pages already mapped: 60 faults fewer per run, and a
+ * 64 KB tool call's run 1.2 to 2.0 ms shorter (bench/README.md). Other C
+ * libraries (macOS, musl) ignore the variable; the hook, allowed to read
+ * `TRACEPARENT` alone, cannot read it.
+ */
+export const HOOK_ENV: Readonly<Record<string, string>> = {
+  GLIBC_TUNABLES: "glibc.malloc.mmap_threshold=8388608:glibc.malloc.trim_threshold=67108864",
+};
+
 /** Options for {@linkcode buildHookCommand}. */
 export interface HookCommandOptions {
   /** The deno binary (`Deno.execPath()` of the installer). */
@@ -143,14 +160,17 @@ export function hookCommandWords(event: HookEvent, options: HookCommandOptions):
 }
 
 /**
- * The command line Claude Code runs for `event`: `exec`, then
- * {@linkcode hookCommandWords} with every path and domain single-quoted for
- * `sh -c`, and flags quoted only when they hold characters `sh` would read.
+ * The command line Claude Code runs for `event`: {@linkcode HOOK_ENV} as
+ * assignments, `exec`, then {@linkcode hookCommandWords} with every path and
+ * domain single-quoted for `sh -c`, and flags quoted only when they hold
+ * characters `sh` would read.
  *
  * Claude Code runs a hook as `/bin/sh -c COMMAND`. Without `exec`, dash (the
  * `sh` of Debian and Ubuntu) forks once more and waits for deno (about 0.2 ms);
  * with it, the process Claude Code started is deno itself, so its timeout's
- * kill reaches the hook and not only the shell.
+ * kill reaches the hook and not only the shell. Assignments before `exec`
+ * reach the program in dash, bash and zsh; a shell that kept them to itself
+ * would only leave the allocator as it is.
  *
  * @throws {TypeError} when a path is not absolute or the event is unknown.
  */
@@ -166,7 +186,10 @@ export function buildHookCommand(event: HookEvent, options: HookCommandOptions):
     "subject",
     event,
   ]);
-  return "exec " +
+  const assignments = Object.entries(HOOK_ENV).map(([name, value]) =>
+    `${name}=${SAFE_WORD.test(value) ? value : shellQuote(value)} `
+  ).join("");
+  return assignments + "exec " +
     words.map((word, index) =>
       index > 0 && (literal.has(word) || (word.startsWith("--") && SAFE_WORD.test(word)))
         ? word
@@ -225,10 +248,21 @@ export function parseHookCommand(command: string): ParsedHookCommand | undefined
   return { denoPath, scriptPath, socket, traceDir, event, toolDetail };
 }
 
-/** The words of a command after a leading `exec` (commands installed before it had none). */
+/** A leading `NAME=value` word of a command: an assignment, for the program it runs. */
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/**
+ * The words of a command after its leading assignments and `exec` (commands
+ * installed before had neither). `status` still tells a command with other
+ * assignments apart: it compares the whole command with what install writes.
+ */
 function commandWords(command: string): string[] | undefined {
   const words = splitShellWords(command);
-  return words?.[0] === "exec" ? words.slice(1) : words;
+  if (words === undefined) return undefined;
+  let at = 0;
+  while (at < words.length && ASSIGNMENT.test(words[at]!)) at++;
+  if (words[at] === "exec") at++;
+  return words.slice(at);
 }
 
 /**

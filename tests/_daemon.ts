@@ -9,7 +9,7 @@
 import { daemonRunArgs, storeFolderRunArgs } from "../daemon/start.ts";
 import { openStore } from "../lib/store.ts";
 import { fileUrlToPath } from "../lib/file_url.ts";
-import { DEFAULT_HOOK_SCRIPT, hookCommandWords } from "../lib/hook_command.ts";
+import { DEFAULT_HOOK_SCRIPT, HOOK_ENV, hookCommandWords } from "../lib/hook_command.ts";
 import type { HookEvent } from "../lib/kinds.ts";
 import { type Frame, FRAME_VERSION } from "../lib/frame.ts";
 import { ROW_KINDS } from "../lib/kinds.ts";
@@ -208,7 +208,10 @@ export interface RunHookOptions {
   extraArgs?: string[];
   /** Permission flags instead of the ones `install` writes. */
   flags?: string[];
-  /** The hook's whole environment (Claude Code's `TRACEPARENT`, say); empty by default. */
+  /**
+   * The hook's environment besides the allocator settings `install` writes
+   * ({@linkcode HOOK_ENV}): Claude Code's `TRACEPARENT`, say.
+   */
   env?: Record<string, string>;
 }
 
@@ -240,7 +243,7 @@ export async function runHook(
     stdout: "piped",
     stderr: "piped",
     clearEnv: true,
-    env: options.env ?? {},
+    env: { ...HOOK_ENV, ...options.env },
   }).spawn();
   const writer = child.stdin.getWriter();
   try {

@@ -19,6 +19,7 @@ import { formatRows, formatTime } from "../install/_tail.ts";
 import {
   buildHookCommand,
   DEFAULT_HOOK_SCRIPT,
+  HOOK_ENV,
   isOurCommand,
   parseHookCommand,
 } from "../lib/hook_command.ts";
@@ -110,6 +111,7 @@ Deno.test("buildHookCommand() is absolute, shell-quoted and carries paths and fl
   assert.equal(
     command,
     [
+      "GLIBC_TUNABLES=glibc.malloc.mmap_threshold=8388608:glibc.malloc.trim_threshold=67108864",
       "exec",
       String.raw`'/opt/it'\''s/deno'`,
       "run",
@@ -142,12 +144,32 @@ Deno.test("buildHookCommand() is absolute, shell-quoted and carries paths and fl
     event: "posttooluse",
     toolDetail: "hash",
   });
-  // Installed before the command began with `exec`: still ours, read the same.
-  assert.deepEqual(parseHookCommand(command.replace(/^exec /, "")), parseHookCommand(command));
+  // Installed before the command set the allocator, or began with `exec`: still ours, read the same.
+  const withoutEnv = command.slice(command.indexOf("exec "));
+  assert.deepEqual(parseHookCommand(withoutEnv), parseHookCommand(command));
+  assert.deepEqual(parseHookCommand(withoutEnv.replace(/^exec /, "")), parseHookCommand(command));
   assert.throws(
     () => buildHookCommand("stop", { denoPath: "deno", socket: "/s", traceDir: "/t" }),
     TypeError,
   );
+});
+
+Deno.test("buildHookCommand()'s allocator settings reach the program sh runs", {
+  permissions: { run: ["sh"] },
+}, async () => {
+  const command = buildHookCommand("stop", { denoPath: "/d", socket: "/s", traceDir: "/t" });
+  // The command up to the program, with env in deno's place: what dash passes on to deno.
+  const prefix = command.slice(0, command.indexOf("exec ") + "exec ".length);
+  const output = await new Deno.Command("sh", {
+    args: ["-c", `${prefix}env`],
+    clearEnv: true,
+    env: { PATH: "/usr/bin:/bin" },
+  }).output();
+  assert.equal(output.code, 0);
+  const passed = new TextDecoder().decode(output.stdout).split("\n");
+  for (const [name, value] of Object.entries(HOOK_ENV)) {
+    assert.ok(passed.includes(`${name}=${value}`), `${name} is not in the program's environment`);
+  }
 });
 
 Deno.test("isOurCommand() recognises our entries from any checkout, never others'", {
@@ -161,6 +183,10 @@ Deno.test("isOurCommand() recognises our entries from any checkout, never others
     ],
     [`'/d' run -A '/srv/dist/hook.bundle.js' --socket '/s' --trace-dir '/t' stop`, true],
     [`exec '/d' run -A '/srv/dist/hook.bundle.js' --socket '/s' --trace-dir '/t' stop`, true],
+    [
+      `A=1 B=x exec '/d' run -A '/srv/dist/hook.bundle.js' --socket '/s' --trace-dir '/t' stop`,
+      true,
+    ],
     ["echo hook/main.ts --socket --trace-dir", false],
     ["node hook/main.ts", false],
     ["node hook/main.ts --socket /s --trace-dir /t stop", false],
