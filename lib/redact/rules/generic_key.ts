@@ -1104,6 +1104,79 @@ export const secretConfigLine: Rule = {
 };
 
 /**
+ * Where a name's last words say, alone, that its value is the secret itself
+ * (`MOMO_ACCESS_KEY`, `auth_server_shared_secret`, `appSigningKey`), not a
+ * mode, a driver or a store for one (`SESSION_DRIVER`, `AUTH_PROVIDER`).
+ */
+const NAME_ENDS_IN_SECRET =
+  /(?:^|_)(?:secret|secrets|token|password|passwd|passphrase|pwd|apikey|accesskey|secretkey|privatekey|clientsecret|(?:api|access|secret|private|signing|encryption|master)_key|client_secret)$/;
+
+function nameEndsInSecret(c: Candidate): string | undefined {
+  const name = (c.groups["name"] ?? "").replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase()
+    .replace(/[.-]/g, "_");
+  return NAME_ENDS_IN_SECRET.test(name) && isSecretKeyName(c.groups["name"] ?? "")
+    ? undefined
+    : "the name does not end in a word that says secret";
+}
+
+/**
+ * Words run together, with an acronym before or after (`YourSecretKeyHere`,
+ * `changeMeInProduction`, `LocalStrategyJWT`, `HTTPSessionStore`): a class,
+ * a function or a placeholder, not a generated value. A random mix of cases
+ * puts two capitals side by side almost always.
+ */
+const WORDS_RUN_TOGETHER = /^(?:[A-Z]{2,6}(?=[A-Z][a-z]))?(?:[A-Z]?[a-z]+)+[A-Z]{0,6}$/;
+
+/**
+ * A value of letters alone under a name that says secret outright, alone on
+ * its line: `.env`, INI, properties and YAML (`MOMO_ACCESS_KEY=uhEHT…`,
+ * `shared_secret: hoWTx…`). The other rules want a digit in such a value,
+ * since words under a name are common in code; this one wants a name a JSON
+ * key would be redacted under too, ending in its secret word, and a value of
+ * both cases, 12 letters or more, that is not words run together.
+ */
+export const secretNameLetters: Rule = {
+  id: "secret_name_letters",
+  description:
+    "Letters-only value (12 or more, both cases, not words run together) under a name ending in a secret word, alone on its line (.env, INI, YAML)",
+  placeholder: "<SECRET>",
+  keywords: ["secret", "key", "token", "pass", "pwd"],
+  precheck: (facts) => /[=:][ \t]*["']?[A-Za-z]{12}/.test(facts.text),
+  pattern: () =>
+    /(?:^|\n)[ \t]{0,40}(?:export[ \t]+)?(?<name>[A-Za-z_][\w.-]{0,80})[ \t]*[=:][ \t]*(?<quote>["']?)(?<secret>[A-Za-z]{12,256})\k<quote>[ \t]*(?=\r?\n|$)/dg,
+  secretGroup: "secret",
+  priority: 390,
+  validators: [
+    nameEndsInSecret,
+    function bothCases(c) {
+      return /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret) ? undefined : "one case only";
+    },
+    function notWords(c) {
+      return WORDS_RUN_TOGETHER.test(c.secret) ? "words run together" : undefined;
+    },
+    notPlaceholder,
+    minEntropy(3),
+  ],
+  allowlist: [],
+  truePositives: [
+    "MOMO_PARTNER_CODE=MOMOTEST20240101\nMOMO_ACCESS_KEY=kPqWZvhRTLmncXyB\n",
+    "[radius]\nauth_server_port=1812\nauth_server_shared_secret=xQmTRzpLkWvNHGybcd\n",
+    'export APP_SIGNING_KEY="wJqPLMrtZxKvBnHsYd"\n',
+    "provider:\n  api_token: 'RtZqLKmWXpNvbHcsDf'\n",
+  ],
+  falsePositives: [
+    "SECRET_KEY=YourSecretKeyHere\n",
+    "SESSION_SECRET=changeMeInProduction\n",
+    "auth_token: getAccessTokenSilently\n",
+    "JWT_SECRET=LocalStrategyJWT\n",
+    "AUTH_TOKEN=AUTHTOKENPLACEHOLDER\n",
+    "api_key=abcdefghijklmnopqr\n",
+    "SESSION_DRIVER=RedisSessionStore\n",
+    "password_policy: RequireUpperLower\n",
+  ],
+};
+
+/**
  * A secret in a key/value listing that names both (`key: auth.refreshToken
  * value: hC2T…`): browser storage as DevTools or a test harness prints it,
  * Consul and etcd dumps. The key must say secret, the value read as one.
