@@ -169,8 +169,9 @@ export function hookCommandWords(event: HookEvent, options: HookCommandOptions):
  * `sh` of Debian and Ubuntu) forks once more and waits for deno (about 0.2 ms);
  * with it, the process Claude Code started is deno itself, so its timeout's
  * kill reaches the hook and not only the shell. Assignments before `exec`
- * reach the program in dash, bash and zsh; a shell that kept them to itself
- * would only leave the allocator as it is.
+ * reach the program in dash and in bash (in POSIX mode too); POSIX leaves it
+ * open, and a shell that kept them to itself would only leave the allocator
+ * as it is.
  *
  * @throws {TypeError} when a path is not absolute or the event is unknown.
  */
