@@ -137,6 +137,22 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "a letters-only value built to split every way a word check could (240 lowercase, then capitals) stays linear",
+  permissions: "none",
+  fn() {
+    // `secret_name_letters` asks whether a value is words run together; read with a nested
+    // quantifier, 40 such letters took minutes and 240 would never end.
+    const unit = `\nSECRET_KEY=${"a".repeat(240)}XXXXXXXa`;
+    const text = repeatTo(unit, 256 * KIB);
+    const realistic = textWithSecrets(256 * KIB);
+    redactText(text);
+    const ratio = ratioTo(text, realistic, 3);
+    assert.ok(ratio < MAX_RATIO, `${ratio.toFixed(1)}× realistic text`);
+  },
+});
+
 let slowest: string[] = [];
 
 Deno.test({

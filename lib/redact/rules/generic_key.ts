@@ -1123,9 +1123,12 @@ function nameEndsInSecret(c: Candidate): string | undefined {
  * Words run together, with an acronym before or after (`YourSecretKeyHere`,
  * `changeMeInProduction`, `LocalStrategyJWT`, `HTTPSessionStore`): a class,
  * a function or a placeholder, not a generated value. A random mix of cases
- * puts two capitals side by side almost always.
+ * puts two capitals side by side almost always. Each letter is read one way
+ * only (a capital with the lowercase after it, or a lowercase alone): words
+ * as `(?:[A-Z]?[a-z]+)+` split a run of lowercase in 2^n ways, and 40 letters
+ * then took a cold process minutes to refuse.
  */
-const WORDS_RUN_TOGETHER = /^(?:[A-Z]{2,6}(?=[A-Z][a-z]))?(?:[A-Z]?[a-z]+)+[A-Z]{0,6}$/;
+const WORDS_RUN_TOGETHER = /^(?:[A-Z]{2,6}(?=[A-Z][a-z]))?(?:[A-Z][a-z]|[a-z])+[A-Z]{0,6}$/;
 
 /**
  * A value of letters alone under a name that says secret outright, alone on
