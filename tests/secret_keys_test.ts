@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import {
+  endsInSecretWord,
   isSecretKeyName,
   textPasswordNameProblem,
   textSecretNameProblem,
@@ -198,6 +199,38 @@ Deno.test({
       ]
     ) {
       assert.notEqual(textPasswordNameProblem(name), undefined, name);
+    }
+  },
+});
+
+Deno.test({
+  name: "endsInSecretWord() wants the secret word last, and not a word that names a kind of thing",
+  permissions: "none",
+  fn() {
+    for (
+      const name of [
+        "MOMO_ACCESS_KEY",
+        "auth_server_shared_secret",
+        "appSigningKey",
+        "api_token",
+        "SECRET_KEY",
+        "db.password",
+      ]
+    ) {
+      assert.ok(endsInSecretWord(name), name);
+    }
+    for (
+      const name of [
+        "SESSION_DRIVER",
+        "AUTH_PROVIDER",
+        "auth",
+        "session",
+        "key",
+        "password_policy",
+        "secret_name",
+      ]
+    ) {
+      assert.ok(!endsInSecretWord(name), name);
     }
   },
 });

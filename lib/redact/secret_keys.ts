@@ -15,8 +15,28 @@
 
 import { memoize } from "./_memo.ts";
 
+/**
+ * Secret words that as often name a kind of thing as hold the value: an auth
+ * scheme, a session or cookie store, a credential type (`OAUTH`, `SESSION`
+ * and `JWT` alone, where `AUTH_PROVIDER` and `SESSION_DRIVER` end elsewhere).
+ */
+const KIND_WORDS = [
+  "auth",
+  "authorization",
+  "oauth",
+  "cookie",
+  "cookies",
+  "session",
+  "credential",
+  "credentials",
+  "creds",
+  "bearer",
+  "jwt",
+];
+
 /** Words that name a secret on their own, in any position of a key (`db_password`). */
 const SECRET_WORDS = new Set([
+  ...KIND_WORDS,
   "password",
   "passwd",
   "passphrase",
@@ -34,22 +54,11 @@ const SECRET_WORDS = new Set([
   "scret",
   "secrets",
   "token",
-  "auth",
-  "authorization",
-  "oauth",
-  "cookie",
-  "cookies",
-  "session",
-  "credential",
-  "credentials",
-  "creds",
   "apikey",
   "accesskey",
   "privatekey",
   "secretkey",
   "clientsecret",
-  "bearer",
-  "jwt",
   // sssd's `ldap_default_authtok`, pfSense's and nslcd's `bindpw`.
   "authtok",
   "bindpw",
@@ -163,6 +172,30 @@ function namesSecret(name: string): boolean {
     if (i > 0 && SECRET_PAIRS.has(`${parts[i - 1]} ${parts[i]}`)) return true;
   }
   return false;
+}
+
+/** {@linkcode KIND_WORDS}, for lookups. */
+const KIND = new Set(KIND_WORDS);
+
+/**
+ * Whether `name` names a secret ({@linkcode isSecretKeyName}) and its last
+ * word or two say its value is the secret itself (`MOMO_ACCESS_KEY`,
+ * `auth_server_shared_secret`, `appSigningKey`), not a mode, a driver or a
+ * store for one (`SESSION_DRIVER`, `AUTH_PROVIDER`).
+ *
+ * @example
+ * ```ts
+ * endsInSecretWord("MOMO_ACCESS_KEY"); // true
+ * endsInSecretWord("SESSION_DRIVER"); // false
+ * ```
+ */
+export function endsInSecretWord(name: string): boolean {
+  if (!isSecretKeyName(name)) return false;
+  const parts = words(name);
+  const last = parts[parts.length - 1];
+  if (last === undefined) return false;
+  if (parts.length > 1 && SECRET_PAIRS.has(`${parts[parts.length - 2]} ${last}`)) return true;
+  return SECRET_WORDS.has(last) && !KIND.has(last);
 }
 
 /**

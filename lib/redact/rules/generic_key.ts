@@ -11,7 +11,12 @@
 
 import { boundaryFirst } from "../_boundary_first.ts";
 import type { Candidate, Rule } from "../_engine.ts";
-import { isSecretKeyName, textPasswordNameProblem, textSecretNameProblem } from "../secret_keys.ts";
+import {
+  endsInSecretWord,
+  isSecretKeyName,
+  textPasswordNameProblem,
+  textSecretNameProblem,
+} from "../secret_keys.ts";
 import {
   CALL_ARGUMENT,
   hasKeyValueHeader,
@@ -29,6 +34,7 @@ import {
   isWordOrHyphen,
   lineBefore,
   minEntropy,
+  mixesTwoKinds,
   notCall,
   notPlaceholder,
   notSealedCiphertext,
@@ -1104,22 +1110,6 @@ export const secretConfigLine: Rule = {
 };
 
 /**
- * Where a name's last words say, alone, that its value is the secret itself
- * (`MOMO_ACCESS_KEY`, `auth_server_shared_secret`, `appSigningKey`), not a
- * mode, a driver or a store for one (`SESSION_DRIVER`, `AUTH_PROVIDER`).
- */
-const NAME_ENDS_IN_SECRET =
-  /(?:^|_)(?:secret|secrets|token|password|passwd|passphrase|pwd|apikey|accesskey|secretkey|privatekey|clientsecret|(?:api|access|secret|private|signing|encryption|master)_key|client_secret)$/;
-
-function nameEndsInSecret(c: Candidate): string | undefined {
-  const name = (c.groups["name"] ?? "").replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase()
-    .replace(/[.-]/g, "_");
-  return NAME_ENDS_IN_SECRET.test(name) && isSecretKeyName(c.groups["name"] ?? "")
-    ? undefined
-    : "the name does not end in a word that says secret";
-}
-
-/**
  * Words run together, with an acronym before or after (`YourSecretKeyHere`,
  * `changeMeInProduction`, `LocalStrategyJWT`, `HTTPSessionStore`): a class,
  * a function or a placeholder, not a generated value. A random mix of cases
@@ -1150,10 +1140,13 @@ export const secretNameLetters: Rule = {
   secretGroup: "secret",
   priority: 390,
   validators: [
-    nameEndsInSecret,
-    function bothCases(c) {
-      return /[a-z]/.test(c.secret) && /[A-Z]/.test(c.secret) ? undefined : "one case only";
+    function nameEndsInSecret(c) {
+      return endsInSecretWord(c.groups["name"] ?? "")
+        ? undefined
+        : "the name does not end in a word that says secret";
     },
+    // Letters alone: two kinds are both cases.
+    mixesTwoKinds,
     function notWords(c) {
       return WORDS_RUN_TOGETHER.test(c.secret) ? "words run together" : undefined;
     },
