@@ -122,6 +122,11 @@ const HELD_OUT = [
   "heldout_sessions71_sealed.jsonl",
   "heldout_sessions72_sealed.jsonl",
   "heldout_sessions73_sealed.jsonl",
+  "heldout_sessions74_sealed.jsonl",
+  "heldout_sessions75_sealed.jsonl",
+  "heldout_sessions76_sealed.jsonl",
+  "heldout_sessions77_sealed.jsonl",
+  "heldout_sessions78_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -197,14 +202,20 @@ const HELD_OUT = [
   "heldout_sessions71_probe.jsonl",
   "heldout_sessions72_probe.jsonl",
   "heldout_sessions73_probe.jsonl",
+  "heldout_sessions74_probe.jsonl",
+  "heldout_sessions75_probe.jsonl",
+  "heldout_sessions76_probe.jsonl",
+  "heldout_sessions77_probe.jsonl",
+  "heldout_sessions78_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
   Deno.test(`the held-out corpus ${name} is scored and reported (never tuned on)`, async () => {
     const score = scoreRedactText(await loadCorpus(new URL(name, CORPUS)));
     console.log(formatScore(name, score));
-    // Sessions 17's to 20's halves are 55 cases each: 40 to 110 secrets, 9 to 28 firm negatives.
-    assert.ok(score.secrets >= 40 && score.firmNegatives >= 9, formatScore(name, score));
+    // Sessions 17's to 27's halves are 55 cases each: 37 to 110 secrets (session 27's private
+    // keys and JWTs, one a case), 9 to 28 firm negatives.
+    assert.ok(score.secrets >= 36 && score.firmNegatives >= 9, formatScore(name, score));
   });
 }
 
