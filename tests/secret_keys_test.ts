@@ -83,6 +83,8 @@ const PLAIN = [
   "token_count",
   "session_id",
   "password_hash",
+  "password_sha256",
+  "tokenDigest",
   "secretName",
   "tokenType",
   "auth_url",
@@ -182,6 +184,8 @@ Deno.test({
     for (
       const name of [
         "password_hash",
+        "password_sha256",
+        "passwordMd5",
         "password_min_length",
         "bypass",
         "compass",

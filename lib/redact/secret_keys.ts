@@ -114,6 +114,11 @@ const NOT_THE_SECRET = new Set([
   "min",
   "limit",
   "hash",
+  "digest",
+  "md5",
+  "sha1",
+  "sha256",
+  "sha512",
   "public",
   "required",
   "enabled",
@@ -363,7 +368,7 @@ export function textPasswordNameProblem(name: string): string | undefined {
 
 /** Stems that make a name about a password wherever they stand (`hashed_password`, `PasswordMinLength`). */
 const ABOUT_A_PASSWORD_STEMS =
-  /hash|salt|length|policy|reset|placeholder|strength|expir|digest|encrypt|bcrypt|protected|regex|pattern/i;
+  /hash|salt|length|policy|reset|placeholder|strength|expir|digest|sha(?:1|224|256|384|512)|md5|encrypt|bcrypt|protected|regex|pattern/i;
 
 /**
  * Words that make a name about a password when they follow the password

@@ -113,6 +113,12 @@ export const awsSecretAccessKey: Rule = {
   ],
 };
 
+/**
+ * A session token's base64 alphabet, also percent-encoded as a presigned
+ * URL's `X-Amz-Security-Token` carries it (`%2B`, `%2F`, `%3D`).
+ */
+const TOKEN_CHAR = "(?:[A-Za-z0-9/+=]|%2[BFbf]|%3[Dd])";
+
 /** STS session tokens. */
 export const awsSessionToken: Rule = {
   id: "aws_session_token",
@@ -132,9 +138,11 @@ export const awsSessionToken: Rule = {
   ],
   pattern: () =>
     new RegExp(
-      "(?:(?<![A-Za-z0-9/+])(?<secret>(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9/+=]{40,8192})" +
+      "(?:(?<![A-Za-z0-9/+])(?<secret>(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)" +
+        TOKEN_CHAR + "{40,8192})" +
         "|(?<![\\w-])(?:aws_?session_?token|session_?token|aws_?security_?token|x-amz-security-token)" +
-        "(?:\\\\?[\"'])?\\s{0,4}[:=]\\s{0,4}(?:\\\\?[\"'])?(?<secret>[A-Za-z0-9/+=]{100,8192}))",
+        "(?:\\\\?[\"'])?\\s{0,4}[:=]\\s{0,4}(?:\\\\?[\"'])?(?<secret>" + TOKEN_CHAR +
+        "{100,8192}))",
       "dgi",
     ),
   secretGroup: "secret",
@@ -143,6 +151,8 @@ export const awsSessionToken: Rule = {
   allowlist: [],
   truePositives: [
     "AWS_SESSION_TOKEN=IQoJb3JpZ2luX2VjEOz//////////wEaCXVzLWVhc3QtMSJHMEUCIQDk7b2Lq9Xr4Tn1Vm8Yc3Ws6Hf0Jd5Pa2Kg7Ue+QIgFt9Rm1Ny4Lx8Ob3Zs6Wv2Hc7Jp0Ki5Ad1Qe=",
+    // A presigned URL carries it percent-encoded.
+    "https://b.s3.amazonaws.com/a.csv?X-Amz-Date=20250105T101010Z&X-Amz-Security-Token=IQoJb3JpZ2luX2VjEMv%2F%2F%2FwEaCmV1LXdlc3QtMSJGMEQCIHq7Tb2Lm9Xr4Pn1Vk8Yd3Ws6Gf0Jc5Ra2Kh7Ue%2BAiBt9Rm1Ny4Lx8Ob3Zs6Wv2Hc7Jp0Ki5Ad1Qe%3D&X-Amz-Signature=9f2c",
   ],
   falsePositives: [
     // Too short and named as a session id, not a token.
@@ -150,7 +160,6 @@ export const awsSessionToken: Rule = {
   ],
 };
 
-/** The AWS family. */
 /**
  * An access key id of an S3-compatible store (Wasabi, MinIO, DigitalOcean
  * Spaces, Backblaze, a GCS HMAC id) under a name that says access key id:
@@ -255,6 +264,7 @@ export const ssmSecureString: Rule = {
   ],
 };
 
+/** The AWS family. */
 export const aws: Rule[] = [
   awsAccessKeyId,
   awsSecretAccessKey,

@@ -290,6 +290,14 @@ export const passwordAssignment: Rule = {
       const nameStart = c.matchStart - (c.groups["head"] ?? "").length;
       return c.text.startsWith("${", nameStart - 2) ? "a shell expansion's default" : undefined;
     },
+    function notVariableRead(c) {
+      // `-v "$PWD":/workspace`: the shell's working directory read, then a colon; `$pass = …`
+      // assigns (PHP, Perl, PowerShell).
+      const nameStart = c.matchStart - (c.groups["head"] ?? "").length;
+      if (c.text[nameStart - 1] !== "$") return undefined;
+      const operator = c.text.slice(c.matchStart + (c.groups["name"] ?? "").length, c.start);
+      return operator.includes("=") ? undefined : "a variable read before a colon";
+    },
     nameSaysPassword,
     valueLooksSet,
     notSealedCiphertext,
@@ -365,6 +373,8 @@ export const passwordAssignment: Rule = {
     '  admin.passwordMtime: "2025-03-11T02:00:00Z"',
     // A sed expression that writes a variable in.
     'sed -i "s/^DB_PASSWORD=.*/DB_PASSWORD=${DB_PASSWORD}/" .env',
+    // The working directory, mounted.
+    'docker run --rm -v "$PWD":/workspace -v $PWD:/src node:20 npm test',
     // The variable that will hold it (Jenkins).
     "withCredentials([usernamePassword(credentialsId: 'nexus', passwordVariable: 'NEXUS_PW')])",
     "DB_PASSWORD=${DB_PASSWORD:?missing} && echo ${SMTP_PASS:-Kq7Lm2Vx9}",
@@ -1216,6 +1226,55 @@ export const passwordPhraseLine: Rule = {
 };
 
 /**
+ * A passphrase given in a sentence after a colon, to the end of its line:
+ * `uses this passphrase to unlock settings: lichen 533 tangent Kettle`.
+ * The one-word value after the same words is `password_prose`'s.
+ */
+export const passwordProsePhrase: Rule = {
+  id: "password_prose_phrase",
+  description:
+    "Passphrase of words after 'password …:' or 'passphrase …:' in a sentence, to the line's end",
+  placeholder: "<PASSWORD>",
+  keywords: ["password", "passphrase"],
+  pattern: () =>
+    new RegExp(
+      "\\b(?<![\\w.-])(?:password|passphrase)(?:[ \\t]+[^\\s:=/{}@\"'`]{1,20}(?![^\\s:=])){0,5}?[ \\t]*:[ \\t]*" +
+        // Backslashes end it: a JSON string's escaped line break.
+        "(?<secret>[^\\s\\\\\"'`<>{}[\\]$][^\\s\\\\]{0,40}(?:[ \\t]+[^\\s\\\\]{1,40}){2,7})[ \\t]*(?=\\r?\\n|\\\\[nr]|$)",
+      "dgi",
+    ),
+  secretGroup: "secret",
+  priority: 430,
+  validators: [
+    function typedPhrase(c) {
+      // `Password policy: min 14 chars`, chage's `Last password change : May 21, 2024`.
+      const name = c.match.slice(0, c.match.indexOf(":"));
+      const nameProblem = textPasswordNameProblem(name.trim());
+      if (nameProblem !== undefined) return nameProblem;
+      if (/chang|rule|hint|requir/i.test(name)) return "names something about a password";
+      const problem = passphraseProblem(c.secret);
+      if (problem !== undefined) return problem;
+      // A sentence has words and no digit, a list its commas, or ends as one.
+      if (!/\d/.test(c.secret)) return "no digit: a sentence";
+      if (c.secret.includes(", ")) return "a list";
+      return /[.!?]$/.test(c.secret) ? "ends as a sentence" : undefined;
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    "The kiosk app uses this passphrase to unlock settings: otter 41 basin Lantern\nworks only typed exactly",
+    '{"prompt": "the wifi password for the lab: copper 77 meadow Falcon\\nthanks"}',
+  ],
+  falsePositives: [
+    "Password: must have 12 characters and one digit",
+    "passphrase for the key: see the vault entry 42.",
+    "the password policy: rotate every ninety days",
+    "- Password policy: min 14 chars, no reuse of last 5",
+    "Last password change\t\t: May 21, 2024",
+  ],
+};
+
+/**
  * A password set by a DSL's call without parentheses, on a line of its own:
  * Gradle's `storePassword '…'`, Fastlane's and other Ruby DSLs'
  * `password "…"`, a config's `password "…";`.
@@ -1674,7 +1733,8 @@ export const hasKeyValueHeader = perText((text) =>
 /** What the command-specific flags of `password_tool_flag` need first. */
 function mayUseToolFlag(lower: string): boolean {
   return (lower.includes(" -w") && lower.includes("ldap")) ||
-    (lower.includes(" -p") && /sqlcmd|bcp|osql|isql|ipmitool|zip/.test(lower)) ||
+    (lower.includes(" -p") && /sqlcmd|bcp|osql|isql|ipmitool|zip|ssh-keygen/.test(lower)) ||
+    (lower.includes(" -n") && lower.includes("ssh-keygen")) ||
     lower.includes("setuser") ||
     (lower.includes(" -k") && lower.includes("openssl")) ||
     (lower.includes(" -u") && lower.includes("%")) ||
@@ -1688,11 +1748,14 @@ function mayUseToolFlag(lower: string): boolean {
     /(?:^|\n|\\n|> ?)(?:[ \t]*[\w.-]{0,30}(?:passw(?:or)?d|bindpw|rootpw)|auth)[ \t]/.test(lower);
 }
 
-/** Commands whose `-w`/`-P`/`-k` flag, with a blank, takes a password. */
+/** Commands whose `-w`/`-P`/`-N`/`-k` flag, with a blank, takes a password. */
 const TOOL_FLAG_COMMANDS: Record<string, RegExp> = {
   "-w": /\bldap(?:search|modify|add|delete|passwd|compare|whoami|modrdn)\b/,
-  // Info-ZIP's `zip -P` and `unzip -P` (not `xargs -P 4`, `mvn -P release`).
-  "-P": /\b(?:sqlcmd|bcp|osql|isql|ipmitool|zip|unzip)\b/,
+  // Info-ZIP's `zip -P` and `unzip -P` (not `xargs -P 4`, `mvn -P release`), ssh-keygen's
+  // old passphrase.
+  "-P": /\b(?:sqlcmd|bcp|osql|isql|ipmitool|zip|unzip|ssh-keygen)\b/,
+  // ssh-keygen's new passphrase (not `ssh -N`, `nc -N`).
+  "-N": /\bssh-keygen\b/,
   // `openssl enc -aes-256-cbc … -k PASS`, `openssl aes-256-cbc -k PASS`.
   "-k": /\bopenssl[ \t]+(?:enc\b|(?:aes|des|bf|camellia|chacha|aria)[\w-]*)/,
 };
@@ -1715,6 +1778,7 @@ export const passwordToolFlag: Rule = {
     "bcp",
     "osql",
     "isql",
+    "ssh-keygen",
     " -u",
     "storepass",
     "keypass",
@@ -1741,7 +1805,7 @@ export const passwordToolFlag: Rule = {
   precheck: (facts) => mayUseToolFlag(facts.lower),
   pattern: () =>
     new RegExp(
-      `(?<=\\s)(?<tool>-w|-P|-k)[ \\t]+${SHELL_WORD}` +
+      `(?<=\\s)(?<tool>-w|-P|-N|-k)[ \\t]+${SHELL_WORD}` +
         `|(?<=\\s)-U[ \\t]+['"]?[^\\s%'"]{1,100}%(?<secret>[^\\s'"]{1,4096})` +
         `|(?<=\\s)-(?:src|dest|new)?(?:store|key)pass(?:word)?[ \\t]+${SHELL_WORD}` +
         `|\\bConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?${SHELL_WORD}(?=[^\\n]{0,100}-AsPlainText)` +
@@ -1837,10 +1901,13 @@ export const passwordToolFlag: Rule = {
     '{"content": "rocommunity Hd7Kq2Wv9Lp 10.0.0.0/8\\n"}',
     "redis-cli ACL SETUSER reporting on >Wq7-Lz2-Rk9 ~reports:* +get",
     "zip -r -P 'Tv8#Lq2-Wm5' backup.zip exports/ && unzip -P Tv8#Lq2-Wm5 -l backup.zip",
+    "ssh-keygen -p -f ~/.ssh/id_ed25519 -P 'Lq8-Rv2-Wz5' -N 'otter 41 basin Lantern'",
   ],
   falsePositives: [
     // Other tools' -w and -P.
     "grep -w token src/ && xargs -P 4 rm && mvn -P release deploy",
+    // No passphrase, and ssh's own -N (no command).
+    'ssh-keygen -t ed25519 -N "" -f ~/.ssh/deploy && ssh -N -L 5432:db:5432 bastion',
     "keytool -list -keystore app.jks -storepass:env STORE_PASS",
     "echo 'deploy:$PASS' | sudo chpasswd",
     // Prose and headers that start a line with the words.
@@ -2342,6 +2409,7 @@ export const password: Rule[] = [
   passwordMarkup,
   passwordToolFlag,
   passwordPhraseLine,
+  passwordProsePhrase,
   passwordDslLine,
   terraformRandomPassword,
   nagiosResourceMacro,

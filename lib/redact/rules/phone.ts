@@ -67,7 +67,10 @@ function notDate(c: Candidate): string | undefined {
   const { secret } = c;
   // Every date form has a `-`, `.` or `/`.
   if (!secret.includes("-") && !secret.includes(".") && !secret.includes("/")) return undefined;
-  return /\d{4}-\d{2}-\d{2}|\d{2}[./-]\d{2}[./-]\d{4}/.test(secret) ? "date" : undefined;
+  // A date's parts are a day, a month and a year: India's `+91-22-2569-4964` has the shape.
+  return /(?:19|20)\d{2}-[01]\d-[0-3]\d|[0-3]\d[./-][0-3]\d[./-](?:19|20)\d{2}/.test(secret)
+    ? "date"
+    : undefined;
 }
 
 /** `+CC …`. */
@@ -101,6 +104,8 @@ export const phoneInternational: Rule = {
     "+33 1 42 68 53 00",
     // WHOIS's phone format.
     "Registrant Phone: +84.857590465",
+    // India's area code and number, grouped like a date.
+    "sms to=+91-22-2569-4964 status=FAILED",
   ],
   falsePositives: [
     "11/06/2024  FT241634588530  +15.000.000  THANH TOAN HD 117268",

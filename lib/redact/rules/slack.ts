@@ -52,7 +52,7 @@ export const slackWebhook: Rule = {
   id: "slack_webhook",
   description: "Slack incoming-webhook secret (the last path segment)",
   placeholder: "<SLACK_WEBHOOK>",
-  keywords: ["hooks.slack.com"],
+  keywords: ["hooks.slack.com", "/services/t"],
   startsAtKeyword: true,
   pattern: () =>
     // Workflow URLs hold a numeric id before the secret; some write the path as one segment.
@@ -60,7 +60,11 @@ export const slackWebhook: Rule = {
       String.raw`hooks\.slack\.com\/(?:services|workflows|triggers)\/` +
         String
           .raw`(?:[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}\/(?:\d{1,24}\/)?(?<secret>[A-Za-z0-9]{16,8192})` +
-        String.raw`|(?<secret>[A-Za-z0-9]{40,60})(?![\w\/]))`,
+        String.raw`|(?<secret>[A-Za-z0-9]{40,60})(?![\w\/]))` +
+        // The path without its host (urllib3's `Max retries exceeded with url: /services/…`):
+        // a team id, a hook id, then the secret.
+        String
+          .raw`|\/services\/T[A-Z0-9]{8,12}\/B[A-Z0-9]{8,12}\/(?<secret>[A-Za-z0-9]{24})(?![A-Za-z0-9])`,
       "dg",
     ),
   secretGroup: "secret",
@@ -71,10 +75,13 @@ export const slackWebhook: Rule = {
     "https://hooks.slack.com/services/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",
     "https://hooks.slack.com/workflows/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",
     "curl -X POST hooks.slack.com/triggers/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",
+    "HTTPSConnectionPool(host='hooks.slack.com', port=443): Max retries exceeded with url: /services/T0AB12CD3/B0EF45GH6/Zq8Lm3Vx7Rt2Kw9Pn4Yb6Hc1",
   ],
   falsePositives: [
     // The documented placeholder.
     "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+    // A REST path of another service.
+    "GET /services/TEAMS/BILLING/status",
   ],
 };
 

@@ -156,13 +156,21 @@ export const dsnPassword: Rule = {
   startsAtKeyword: true,
   // Starts at the literal `@tcp(`/`@unix(` and looks back for the credentials.
   pattern: () =>
-    /(?<=(?<![\w.:/-])(?<user>[\w.-]{1,100}):(?<secret>[^\s:@/'"`%]{1,200}))@(?:tcp|unix)\(/dgi,
+    /(?<=(?<![\w.:/-])(?<user>[\w.-]{1,100}):(?<secret>[^\s:@/'"`]{1,200}))@(?:tcp|unix)\(/dgi,
   secretGroup: "secret",
   priority: 550,
-  validators: [notPlaceholder, notDefault],
+  validators: [
+    notPlaceholder,
+    notDefault,
+    // `fmt.Sprintf("%s:%s@tcp(%s)/%s", …)` builds one; a password may still hold a `%`.
+    function notFormatVerb(c) {
+      return /^%(?:\[\d\])?[-+# 0]?\d*[a-zA-Z]$/.test(c.secret) ? "a format verb" : undefined;
+    },
+  ],
   allowlist: [],
   truePositives: [
     'db, err := sql.Open("mysql", "shop:Vk8Lq2Rw9Zt4@tcp(127.0.0.1:3306)/shop?parseTime=true")',
+    'sql.Open("mysql", "billing:T-Wq%Lz#e8vRk@tcp(mysql.internal:3306)/billing")',
   ],
   falsePositives: [
     'dsn := "USER:PASSWORD@tcp(HOST:3306)/DB"',
