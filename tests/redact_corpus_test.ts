@@ -127,6 +127,11 @@ const HELD_OUT = [
   "heldout_sessions76_sealed.jsonl",
   "heldout_sessions77_sealed.jsonl",
   "heldout_sessions78_sealed.jsonl",
+  "heldout_sessions79_sealed.jsonl",
+  "heldout_sessions80_sealed.jsonl",
+  "heldout_sessions81_sealed.jsonl",
+  "heldout_sessions82_sealed.jsonl",
+  "heldout_sessions83_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -207,15 +212,20 @@ const HELD_OUT = [
   "heldout_sessions76_probe.jsonl",
   "heldout_sessions77_probe.jsonl",
   "heldout_sessions78_probe.jsonl",
+  "heldout_sessions79_probe.jsonl",
+  "heldout_sessions80_probe.jsonl",
+  "heldout_sessions81_probe.jsonl",
+  "heldout_sessions82_probe.jsonl",
+  "heldout_sessions83_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
   Deno.test(`the held-out corpus ${name} is scored and reported (never tuned on)`, async () => {
     const score = scoreRedactText(await loadCorpus(new URL(name, CORPUS)));
     console.log(formatScore(name, score));
-    // Sessions 17's to 27's halves are 55 cases each: 37 to 110 secrets (session 27's private
-    // keys and JWTs, one a case), 9 to 28 firm negatives.
-    assert.ok(score.secrets >= 36 && score.firmNegatives >= 9, formatScore(name, score));
+    // Sessions 17's to 27's halves are 55 cases each: 23 to 110 secrets (session 27's
+    // hard-negative pair the fewest), 9 to 29 firm negatives.
+    assert.ok(score.secrets >= 20 && score.firmNegatives >= 9, formatScore(name, score));
   });
 }
 
