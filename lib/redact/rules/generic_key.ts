@@ -11,6 +11,7 @@
 
 import { boundaryFirst } from "../_boundary_first.ts";
 import type { Candidate, Rule } from "../_engine.ts";
+import { perText } from "../_memo.ts";
 import {
   endsInSecretWord,
   isSecretKeyName,
@@ -692,6 +693,11 @@ export const genericKeyProse: Rule = {
   ],
 };
 
+/** Whether a line of `text` heads a listing of names and digests (`NAME  DIGEST  STATUS`). */
+const hasDigestHeader = perText((text) =>
+  /(?:^|\n)[ \t]*NAME[ \t]{2,}(?:DIGEST|SHA256|CHECKSUM)\b/.test(text)
+);
+
 /**
  * A key said without a verb: after words and a colon (`access_token Zalo
  * OA của shop đây: …`), or right after a name written as one word
@@ -742,6 +748,12 @@ export const genericKeySaid: Rule = {
         : undefined;
     },
     ...PROSE_KEY_CHECKS,
+    function notDigestColumn(c) {
+      // `fly secrets list`: each secret's name, then a digest of its value.
+      return c.groups["bare"] === undefined && hasDigestHeader(c.text)
+        ? "a row under a DIGEST header"
+        : undefined;
+    },
     function notNamedAfterWord(c) {
       // `store secret AKVaultRef_MobileApp2024Prod_SigningKey01 in vault`: a name made of words.
       if (c.groups["bare"] === undefined || !/[_-]/.test(c.secret)) return undefined;
@@ -776,6 +788,8 @@ export const genericKeySaid: Rule = {
     "the client secret rotates every 90 days; store secret AKVaultRef_MobileApp2024Prod_SigningKey01 in vault",
     // A digest of a public key, labelled.
     "Signer #2 public key SHA-256 digest: 9b1c7e03d4a85f26e0c3b97d1a46f82c5e09d3b7a1f64c28e5d0b93a7c16f4e2",
+    // `fly secrets list`: digests of the values.
+    "NAME                     DIGEST            STATUS\nSTRIPE_SECRET_KEY        a2caa874a50d5bf9  Staged\nTIGRIS_SECRET_ACCESS_KEY c4d850c68e3eb313  Staged",
   ],
 };
 

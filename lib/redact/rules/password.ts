@@ -980,7 +980,8 @@ export const passwordSlashPair: Rule = {
   pattern: () =>
     new RegExp(
       // The word in other languages too: `Accesso webGUI: admin / …`, `Zugang`, `acceso`, `identifiants`.
-      "/(?<=(?:(?<![A-Za-z])(?i:creds?|credentials|logins?|account|user(?:name)?|use|admin(?:istrator)?|dùng|tài khoản|tk|accesso|acceso|acesso|accès|zugang|anmeldung|identifiants|credenziali|credenciales)" +
+      // A label of both, `tk/mk:` (Vietnamese), `user/pass:`, holds a slash of its own.
+      "/(?<=(?:(?<![A-Za-z])(?i:(?:tk|user(?:name)?|login)[ \\t]?\\/[ \\t]?(?:mk|pass(?:word)?)|creds?|credentials|logins?|account|user(?:name)?|use|admin(?:istrator)?|dùng|tài khoản|tk|accesso|acceso|acesso|accès|zugang|anmeldung|identifiants|credenziali|credenciales)" +
         "(?:[ \\t:]+[^\\s/]{1,30}){0,8}[ \\t:]+[^\\s/]{1,64}" +
         // Or the account itself, with no word before it: `admin / …`, `` `Administrator` / `…` ``.
         "|(?<![\\w.@-])[`\"']?(?i:admin(?:istrator)?|root)[`\"']?)[ \\t]/)[ \\t]+[`\"']?(?<secret>[^\\s/\"'`]{7,63}[^\\s/\"'`.,;:!?)])",
@@ -1001,6 +1002,7 @@ export const passwordSlashPair: Rule = {
   truePositives: [
     "Tài khoản admin để test trên staging: khoa.dev@gmail.com / msBy9@DWA4Lr (Clerk, MFA đã tắt)",
     "Accesso webGUI: admin / Vq7mTz2!Lx9R",
+    "tk/mk: qa_tester / Lanh.73920WqXe",
     // Each in backticks.
     "Credentials: `qa.bot@bamboo-ship.com` / `iwZ8ayJ0uB0X`. It has the role",
     "09:19 Matteo: replica creds are in vault, use dba_ro / 7!wwEO4iYJe6JLlq for now",

@@ -129,9 +129,10 @@ export const namedPairRow: Rule = {
   placeholder: "<SECRET>",
   keywords: ["key", "secret", "token", "password"],
   precheck: (facts) =>
-    /\|[ \t]*[A-Za-z][\w .-]{0,40}(?:key|secret|token|password)[ \t]*\|/i.test(facts.text),
+    /[|║│][ \t]*[A-Za-z][\w .-]{0,40}(?:key|secret|token|password)[ \t]*[|│]/i.test(facts.text),
+  // Pipes, or the box-drawing lines `railway variables` prints (`║ NAME │ value ║`).
   pattern: () =>
-    /\|(?<=(?:^|\n|\\n)[ \t]{0,8}\|)[ \t]*(?<name>[A-Za-z][\w.-]{0,30}(?: [\w.-]{1,30}){0,3})[ \t]*\|[ \t]*(?<secret>[^`|\s]{8,512})[ \t]*\|[ \t]*(?=\r?\n|\\[rn]|$)/dg,
+    /[|║│](?<=(?:^|\n|\\n)[ \t]{0,8}[|║│])[ \t]*(?<name>[A-Za-z][\w.-]{0,30}(?: [\w.-]{1,30}){0,3})[ \t]*[|│][ \t]*(?<secret>[^`|║│\s]{8,512})[ \t]*[|║│][ \t]*(?=\r?\n|\\[rn]|$)/dg,
   secretGroup: "secret",
   priority: 430,
   validators: NAMED_VALUE_CHECKS,
@@ -139,6 +140,7 @@ export const namedPairRow: Rule = {
   truePositives: [
     "+------------+------------------------------------------+\n| API Key    | KQ7ZV2PX9MRT4WLD                         |\n| API Secret | q8Zr4Lm2Vn7Xc1Tb6Yk9Hs3Jd5Fg0Wp2Ae4Rt/Xy |\n+------------+------------------------------------------+",
     '{"stdout": "| API Key    | KQ7ZV2PX9MRT4WLD |\\n| API Secret | q8Zr4Lm2Vn7Xc1Tb6Yk9Hs3Jd5Fg0Wp2Ae4Rt/Xy |\\n"}',
+    "║ RAILWAY_ENVIRONMENT  │ production                                        ║\n║ SESSION_SECRET       │ 9c41e7a2b05d38f6c1a4e9b7d2f05a83c6e1b94d7a2f05c8 ║",
   ],
   falsePositives: [
     "| Setting | Value |\n|---|---|\n| Token lifetime | 3600 |\n| API key header | X-Api-Key |\n| Secret store | vault-prod-01 |",
