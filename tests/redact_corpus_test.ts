@@ -132,6 +132,11 @@ const HELD_OUT = [
   "heldout_sessions81_sealed.jsonl",
   "heldout_sessions82_sealed.jsonl",
   "heldout_sessions83_sealed.jsonl",
+  "heldout_sessions84_sealed.jsonl",
+  "heldout_sessions85_sealed.jsonl",
+  "heldout_sessions86_sealed.jsonl",
+  "heldout_sessions87_sealed.jsonl",
+  "heldout_sessions88_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -217,6 +222,11 @@ const HELD_OUT = [
   "heldout_sessions81_probe.jsonl",
   "heldout_sessions82_probe.jsonl",
   "heldout_sessions83_probe.jsonl",
+  "heldout_sessions84_probe.jsonl",
+  "heldout_sessions85_probe.jsonl",
+  "heldout_sessions86_probe.jsonl",
+  "heldout_sessions87_probe.jsonl",
+  "heldout_sessions88_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
