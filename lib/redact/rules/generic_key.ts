@@ -32,6 +32,7 @@ import {
   headAndName,
   isAsciiLetter,
   isNameChar,
+  isSymbolNoise,
   isWordOrHyphen,
   lineBefore,
   minEntropy,
@@ -1633,7 +1634,7 @@ export const genericKeyQuoted: Rule = {
     nameSaysSecret,
     function notTemplateOrPlaceholder(c) {
       // Keys like these hold `<`, `>`, `{`, `}` at random: only a template's shapes count.
-      if (TEMPLATE_SHAPE.test(c.secret)) return "template syntax";
+      if (TEMPLATE_SHAPE.test(c.secret) && !isSymbolNoise(c.secret)) return "template syntax";
       const problem = placeholderProblem(c.secret);
       return problem === "template syntax" ? undefined : problem;
     },
@@ -1710,6 +1711,8 @@ export const genericKeyQuoted: Rule = {
     "SECRET_KEY = 'F_v3AMq^0MQc2rZn'",
   ],
   falsePositives: [
+    // A format string.
+    "API_KEY_HEADER = 'Bearer %s (rotated)'",
     // A message, not a key.
     'error_key = "Could not connect (timeout=30s) to db@host: retry #2 later"',
     // Symfony reads it from the environment.

@@ -742,7 +742,7 @@ const PROSE_COPULA_ABROAD =
  * the like: `is temporarily X`, `is tijdelijk X`, `is still X`.
  */
 const PROSE_NOW =
-  "(?:[ \\t]+(?:now|maintenant|jetzt|ahora|agora|adesso|nu|teraz|still|currently|temporarily|" +
+  "(?:[ \\t]+(?:now|actually|maintenant|jetzt|ahora|agora|adesso|nu|teraz|still|currently|temporarily|" +
   "temporairement|vorübergehend|temporalmente|temporaneamente|tymczasowo|tijdelijk))?";
 
 /**
@@ -789,10 +789,11 @@ export const passwordProse: Rule = {
       // The words between stay in the name's sentence: `mật khẩu Sai-Gon@2024!. Wifi: …` is
       // no name of the Wi-Fi's.
       // `chuỗi bí mật để ký HMAC là …`, `khóa bí mật là …`: a secret string or key.
-      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z])|(?:chuỗi|khóa|khoá|mã) bí mật)[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])(?<![.!?])){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|thành(?![A-Za-z])|:|=)" +
+      "(?:(?:mật khẩu|mat khau|(?<![A-Za-z])mk(?![A-Za-z])|(?:chuỗi|khóa|khoá|mã) bí mật)[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])(?<![.,!?])){0,12}?[ \\t]*(?:là(?![A-Za-z])|la(?![A-Za-z])|thành(?![A-Za-z])|:|=)" +
         // `mật khẩu Ha@Noi2025`: no verb, the next word holds a digit.
         "|(?:mật khẩu|mat khau)[ \\t]+(?=[^\\s\\d]{0,98}\\d)" +
-        "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,4}?[ \\t]+(?:là|la|thành)(?![A-Za-z])" +
+        // The words stay in one clause: `ko co pass nha ban, ten wifi la "…"` names the Wi-Fi.
+        "|(?<![A-Za-z])pass(?:word)?(?![A-Za-z])[`'\"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])(?<![.,!?])){0,4}?[ \\t]+(?:là|la|thành)(?![A-Za-z])" +
         // `password mới nhé: X`: words, then a colon.
         // A word holds no quote: `"password reset queued","trace_id":` is two JSON strings.
         '|(?<![\\w.-])pass(?:word)?(?![A-Za-z])(?:[ \\t]+[^\\s:=/{}@"]{1,20}(?![^\\s:=])){1,4}?[ \\t]*:(?!//)' +
@@ -811,7 +812,8 @@ export const passwordProse: Rule = {
         // A Wi-Fi key: `the WPA2 key: Xk9…`, `PSK: …`.
         "|(?<![A-Za-z])(?:wpa[23]?(?:[ \\t-]?psk)?|psk)(?:[ \\t-]?(?:key|passphrase))?[ \\t]*:" +
         // `sudo with password Xk9…`, `user root, pass Xk9…`: no verb, the next word holds a digit.
-        "|(?<![A-Za-z_.-])(?<bare>password|pass|pwd|pw|mk)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
+        // Vietnamese puts a word between: `mk cu …` (old), `mk portal …`.
+        "|(?<![A-Za-z_.-])(?<bare>password|pass|pwd|pw|mk(?:[ \\t]+[a-z]{2,8}(?![^\\s]))?)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”" +
         "|[`]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)]))",
       "dgi",
@@ -855,6 +857,9 @@ export const passwordProse: Rule = {
     "I've set `MYSQL_ROOT_PASSWORD` to `Lq7-Wr2dx93` in docker-compose.yml",
     // "is" and a word like "now" before the value.
     "the password for the shared mailbox is temporarily Rv8!Lk2-Qm, change it after login",
+    "sorry, typo: the password is actually `qHRm4t7wcvZ8P`",
+    "e doi mk admin roi nha, mk cu Hoian#5821Qz bo di, mk moi la Hoian#5821Qz-2",
+    "mssv 20512075, mk portal Comtam_683kx, ma hp INT3306",
     // Reset or changed to the value.
     "after the lockout the password was reset to Wr7!Lm2-Kq9 by the helpdesk",
   ],
@@ -875,6 +880,7 @@ export const passwordProse: Rule = {
     'password = getpass.getpass("Password: ")',
     // A word after `password` that is not a typed value.
     "pass 2 arguments, then the password v1.2.3 check and pass 10 times",
+    'wifi quan ko co pass nha ban, ten wifi la "Highland_Coffee_5G"',
     "the password 12345678 is the default on the router",
     "the password is still required, and the password is currently being rotated",
     "password reset to default, and the password was changed to meet the policy",
@@ -1990,7 +1996,8 @@ export const passwordCall: Rule = {
         `${CALL_ARGUMENT},` +
         // The password third: PHP's database connections and LDAP and SSH
         // logins, JDBC, Python's FTP, Go's SMTP auth, Azure's client secret.
-        "|(?<=(?<!\\w)(?:new[ \\t]+PDO|new[ \\t]+mysqli|mysqli_connect|mysql_connect|pg_connect|odbc_connect" +
+        // A PHP stack trace prints the constructor's call: `PDO->__construct('mysql:…', 'u', 'p', Array)`.
+        "|(?<=(?<!\\w)(?:new[ \\t]+PDO|new[ \\t]+mysqli|(?:PDO|mysqli)->(?:__construct|real_connect)|mysqli_connect|mysql_connect|pg_connect|odbc_connect" +
         "|ldap_bind|ssh2_auth_password|getConnection|FTP|FTP_TLS|PlainAuth|ClientSecretCredential" +
         // .NET's and ADSI's LDAP binds: `new DirectoryEntry(path, user, password)`.
         "|DirectoryEntry|OpenDSObject" +
@@ -2053,6 +2060,7 @@ export const passwordCall: Rule = {
     "cy.get('input[name=password]').type('Tq8-Lm3-Vx7')",
     "requests.get(url, auth=('ci', 'Vx7#Rk2p'))",
     "$db = new PDO($dsn, 'app', 'Hz2-Qr8-Lw5');",
+    "#0 /srv/app/vendor/Connector.php(65): PDO->__construct('mysql:host=10.2...', 'forge', 'Tq8.Lm2-Vx9Rk', Array)",
     'cfg.setPassword("Em4-Dr7-Kt2");',
     'local ok, err = red:auth("Mx8!Qw3-Tz7k")',
     // What a seed hashes is the password itself.
@@ -2309,7 +2317,40 @@ export const nvsCsvPassword: Rule = {
   ],
 };
 
-/** Words that name an app password (Google's, Apple's, Microsoft's) in the languages the prose rules read. */
+/**
+ * PgBouncer's `auth_file` (`userlist.txt`): a user and its password, each
+ * in double quotes, a line each. A SCRAM secret or an `md5` hash there is
+ * what the server stores, not the password.
+ */
+export const pgbouncerUserlist: Rule = {
+  id: "pgbouncer_userlist",
+  description:
+    'Password in a PgBouncer userlist.txt line ("user" "password"), not its SCRAM or md5 hash',
+  placeholder: "<PASSWORD>",
+  keywords: ["userlist"],
+  pattern: () =>
+    // Starts at the value's quote and looks back for the line's user.
+    /"(?<=(?:^|\n)[ \t]{0,8}"[\w.@-]{1,64}"[ \t]{1,8}")(?<secret>[^"\s][^"\n]{0,200})"[ \t]*(?=\r?\n|$)/dg,
+  secretGroup: "secret",
+  priority: 450,
+  validators: [
+    function notStoredHash(c) {
+      return /^(?:SCRAM-SHA-256\$|md5[0-9a-f]{32}$)/.test(c.secret) ? "the stored hash" : undefined;
+    },
+    notPlaceholder,
+    function typed(c) {
+      return passwordShapeProblem(c.secret);
+    },
+  ],
+  allowlist: [],
+  truePositives: [
+    '==> /etc/pgbouncer/userlist.txt <==\n"orders_app" "Kq8-Vx2mLz7RtW"\n"stats" "md5a3f1c9e07b2d4a6e8c5f0b1d2e3a4c5f"',
+  ],
+  falsePositives: [
+    '# userlist.txt\n"admin" "SCRAM-SHA-256$4096:c2FsdA==$c3RvcmVkS2V5:c2VydmVyS2V5"\n"app" "md5a3f1c9e07b2d4a6e8c5f0b1d2e3a4c5f"',
+  ],
+};
+
 /** A word each of {@linkcode APP_PASSWORD_WORDS}' names holds. */
 const APP_PASSWORD_HINTS = [
   "passwor",
@@ -2322,6 +2363,7 @@ const APP_PASSWORD_HINTS = [
   "비밀번호",
 ];
 
+/** Words that name an app password (Google's, Apple's, Microsoft's) in the languages the prose rules read. */
 const APP_PASSWORD_WORDS =
   /app(?:lication)?[ -]?(?:specific[ -])?passwor[dt]|app[ -]passwort|contrase(?:ñ|n)a de (?:aplicaci(?:ó|o)n|app)|senha (?:de|do) (?:app|aplicativo|aplicação)|mot de passe d'application|password (?:per le |dell')?app|mật khẩu (?:ứng dụng|app)|アプリ ?パスワード|应用专用密码|앱 비밀번호/i;
 
@@ -2412,6 +2454,7 @@ export const password: Rule[] = [
   passwordToolFlag,
   passwordPhraseLine,
   passwordProsePhrase,
+  pgbouncerUserlist,
   passwordDslLine,
   terraformRandomPassword,
   nagiosResourceMacro,

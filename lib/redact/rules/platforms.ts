@@ -508,6 +508,25 @@ export const duoSecretKey: Rule = token({
   ],
 });
 
+/** OpenWeather API keys, which travel as a request's `appid`. */
+export const openWeatherKey: Rule = token({
+  id: "openweather_api_key",
+  description: "OpenWeather API key (32 hex) as the appid of a request, with OpenWeather named",
+  placeholder: "<OPENWEATHER_KEY>",
+  keywords: ["appid"],
+  // Another service's `appid` is an id (Agora's 32 hex ones too): OpenWeather's is its key.
+  precheck: (facts) => facts.lower.includes("openweather"),
+  pattern: () => /\b(?:appid|APPID)=(?<secret>[0-9a-f]{32})(?![0-9A-Za-z])/dg,
+  secretGroup: "secret",
+  truePositives: [
+    "const url = `https://api.openweathermap.org/data/2.5/weather?q=${city}&appid=5c0e91a7d3b84f26e1a9c7d0b3f5e8a2`;",
+  ],
+  falsePositives: [
+    "https://api.openweathermap.org/data/2.5/weather?q=Hanoi&appid=${OPENWEATHER_KEY}",
+    "agora: appid=9d3f0c2b7a6e41d58c1b0e7f3a2d9c64",
+  ],
+});
+
 export const platforms: Rule[] = [
   tuyaLocalKey,
   proxmoxApiToken,
@@ -536,6 +555,7 @@ export const platforms: Rule[] = [
   salesforce,
   workTools,
   adafruit,
+  openWeatherKey,
 ];
 
 /**
