@@ -137,6 +137,11 @@ const HELD_OUT = [
   "heldout_sessions86_sealed.jsonl",
   "heldout_sessions87_sealed.jsonl",
   "heldout_sessions88_sealed.jsonl",
+  "heldout_sessions89_sealed.jsonl",
+  "heldout_sessions90_sealed.jsonl",
+  "heldout_sessions91_sealed.jsonl",
+  "heldout_sessions92_sealed.jsonl",
+  "heldout_sessions93_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -227,6 +232,11 @@ const HELD_OUT = [
   "heldout_sessions86_probe.jsonl",
   "heldout_sessions87_probe.jsonl",
   "heldout_sessions88_probe.jsonl",
+  "heldout_sessions89_probe.jsonl",
+  "heldout_sessions90_probe.jsonl",
+  "heldout_sessions91_probe.jsonl",
+  "heldout_sessions92_probe.jsonl",
+  "heldout_sessions93_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
