@@ -115,7 +115,17 @@ Deno.test({
   name: "textSecretNameProblem() takes parts of words and names ending in key, not public names",
   permissions: "none",
   fn() {
-    for (const name of ["DBSECRET", "authkey", "appKey", "license_key", "creds", "authorization"]) {
+    for (
+      const name of [
+        "DBSECRET",
+        "authkey",
+        "appKey",
+        "license_key",
+        "creds",
+        "authorization",
+        "sharedSecret",
+      ]
+    ) {
       assert.equal(textSecretNameProblem(name), undefined, name);
     }
     // A public word before the secret word says whose secret it is; numbered keys; a hash's secret.
@@ -139,6 +149,9 @@ Deno.test({
         "idempotency_key",
         "SecretId",
         "secret-id",
+        // Digests, named by their algorithm (Asterisk's `md5secret`).
+        "md5secret",
+        "sha256Token",
       ]
     ) {
       assert.notEqual(textSecretNameProblem(name), undefined, name);
@@ -197,6 +210,8 @@ Deno.test({
         "password_type",
         "passwordFile",
         "pwdfile",
+        "password_command",
+        "passwordeval",
         "passwordless",
         "db_password_user",
         "hashed_password",

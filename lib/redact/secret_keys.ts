@@ -221,6 +221,10 @@ export function textSecretNameProblem(name: string): string | undefined {
   // `appKey`, `signingKey`: a camelCase name ending in Key (case matters here).
   const camelKey = /[a-z]Key\d{0,2}$/;
   if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;
+  // Asterisk's `md5secret`, a `sha256_token`: a digest of the secret, named by its algorithm.
+  if (/^(?:md5|sha(?:1|224|256|384|512))(?=[_.-]?[a-z])/i.test(name)) {
+    return `name ${name} names a digest`;
+  }
   // A service account file's `private_key_id` travels with the key and names it to Google.
   if (/^private_key_id$/i.test(name)) return undefined;
   if (isTokenNamedId(name)) return undefined;
@@ -411,6 +415,10 @@ const ABOUT_A_PASSWORD_AFTER = new Set([
   // Jenkins' `passwordVariable: 'NEXUS_PW'` names the variable that will hold it.
   "variable",
   "var",
+  // A command that prints it: aerc's `password_command`, msmtp's `passwordeval`.
+  "command",
+  "cmd",
+  "eval",
   // When it changed: Argo CD's `admin.passwordMtime`, Active Directory's `pwdLastSet`.
   "mtime",
   "last",

@@ -365,14 +365,28 @@ function lineStart(text: string, at: number, floor: number, escaped: boolean): n
   return floor === 0 ? 0 : -1;
 }
 
-/** The cells of one line split at `delimiter` outside quotes, as offsets. */
-function splitCells(text: string, from: number, to: number, delimiter: string): number[] {
+/**
+ * The cells of one line split at `delimiter` outside quotes, as offsets.
+ * With `doubled`, `||` is one delimiter: Jira's and Confluence's wiki
+ * markup writes a header row `|| Host || Password ||` over `| a | b |`.
+ */
+function splitCells(
+  text: string,
+  from: number,
+  to: number,
+  delimiter: string,
+  doubled = false,
+): number[] {
   const bounds = [from];
   let quoted = false;
   for (let at = from; at < to; at++) {
     const c = text[at];
     if (c === '"') quoted = !quoted;
-    else if (c === delimiter && !quoted) bounds.push(at, at + 1);
+    else if (c === delimiter && !quoted) {
+      const width = doubled && text[at + 1] === delimiter ? 2 : 1;
+      bounds.push(at, at + width);
+      at += width - 1;
+    }
   }
   bounds.push(to);
   return bounds;
@@ -457,7 +471,13 @@ function tableCells(text: string, at: number, found: IdColumns, kind: IdColumnKi
   const header = text.slice(start, end);
   const delimiter = delimiterOf(header);
   if (delimiter === undefined || /\d{12}/.test(header)) return end;
-  const bounds = splitCells(text, start, end, delimiter);
+  const bounds = splitCells(
+    text,
+    start,
+    end,
+    delimiter,
+    delimiter === "|" && header.includes("||"),
+  );
   // A row below another of the table's rows is a body row, whatever its cells say
   // (`| Smtp:Password | "" |` under `| Setting | … |`).
   if (start > 0 && !escaped) {

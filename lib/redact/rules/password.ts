@@ -69,6 +69,8 @@ const PASSWORD_NAME_WORD = PASSWORD_NAME_WORDS.join("|");
 
 /** Quoted values need no shape beyond "not a placeholder, no spaces"; bare words must look typed. */
 function valueLooksSet(c: Candidate): string | undefined {
+  // Tomcat's `digest.sh` writes `salt$iterations$hash` in place of the password.
+  if (/^[0-9a-f]{8,128}\$\d{1,7}\$[0-9a-f]{32,256}$/i.test(c.secret)) return "a stored digest";
   const quoted = c.groups["quoted"] !== undefined;
   // `setenv("DB_PASSWORD", "…")`: a name and a value as two arguments, or two words of a list.
   if (c.groups["pair"] !== undefined) {
@@ -252,6 +254,8 @@ const VALUE = "(?:!!(?:binary|str)[ \\t]*)?(?:[|>][-+]?[1-9]?[ \\t]*\\n[ \\t]{0,
   '(?:"""\\n?(?<quoted>(?<secret>[^"\\\\]{1,4096}?))\\n?"""|\\[?""(?<quoted>(?<secret>[^"\\\\\\s,;=]{1,4096}))""|' +
   "@?\"(?<quoted>(?<secret>[^\"\\\\\\n]{1,4096}))\"|N?'(?<quoted>(?<secret>[^'\\\\\\n]{1,4096}))'" +
   '|\\\\{1,3}"(?<quoted>(?<secret>[^"\\\\\\n]{1,4096}))\\\\{1,3}"' +
+  // Gitea's `app.ini` quotes a value that holds symbols in backticks.
+  "|`(?<quoted>(?<secret>[^`\\\\\\n]{1,4096}))`" +
   // An `&` that starts no query parameter is the password's own (`DB_PASSWORD=RWdOmFns&Cf8XDu`).
   `|(?<secret>${BARE_VALUE_RUN}(?:&(?![\\w.-]{1,40}=)${BARE_VALUE_RUN}){0,8})` +
   // ODBC's braces quote a value that holds `;`: `PWD={1Pqdd7pR;zL1MJuE}`.
@@ -336,6 +340,7 @@ export const passwordAssignment: Rule = {
     'db:\n  pass: "correct horse battery staple"',
     // Misspelt names.
     "passwrd: Hq7-xLm2Rv9",
+    "[mailer]\nUSER = ops@git.lan\nPASSWD = `Wq8^~.Lm2~Rk7^%Vx`",
     // An index and a name-value pair of arguments.
     "$config['password'] = 'Vb8n^Lk2Qw';",
     'os.environ.setdefault("DB_PASSWORD", "Vb8n^Lk2Qw")',
@@ -352,6 +357,7 @@ export const passwordAssignment: Rule = {
     // A value that reads as ciphertext under a name that says encrypted.
     "set('PasswordEncrypted', '{AES256}q8Zr1Lw0c2VjcmV0LWJsb2Itb25lLXR3bw==')",
     "passwordEncrypted: 8f14e45fceea167a5a36dedd4bea2543",
+    '<user username="deploy" password="a7c0a694fb2549f1d0a3b8e34108f7fc$1000$853d500478c1f9a62ddf5b455fcc73ce8186c616db7cbac99684e3d694810ed4" roles="manager-script"/>',
     "KAFKA_SASL_PASSWORD=<from 1Password: kafka-orders>",
     // The name of the header that carries a token.
     'const HeaderAuthToken = "X-Auth-Token"',
@@ -727,7 +733,7 @@ export const passwordPgpass: Rule = {
 const PASSWORD_WORDS_ABROAD =
   "[Mm]ot de passe|[Mm]dp(?![A-Za-z])|[Pp]asswort|[Kk]ennwort|[Cc]ontrase(?:ñ|n)a|[Ss]enha|[Ww]achtwoord|" +
   // German writes the noun capitalised (`Die Passphrase für den Schlüssel ist …`), French not.
-  "[Pp]assphrase|[Pp]arola(?![A-Za-z])|[Hh]as(?:ł|l)o|[Hh]eslo(?![A-Za-z])|[Ss]alasana|[Ll](?:ö|o)senord|[Jj]elsz(?:ó|o)|" +
+  "[Pp]assphrase|[Pp]arola(?![A-Za-z])|[Kk]ata [Ss]andi(?:nya)?|รหัสผ่าน|[Hh]as(?:ł|l)o|[Hh]eslo(?![A-Za-z])|[Ss]alasana|[Ll](?:ö|o)senord|[Jj]elsz(?:ó|o)|" +
   "[Пп]ароль|パスワード|密码|密碼|비밀번호|비번|[Şş]ifre";
 
 /** What says "is" between the word and the value, in the same languages. */
@@ -735,7 +741,7 @@ const PROSE_COPULA_ABROAD =
   "est(?![A-Za-z])|c['’]est|ist(?![A-Za-z])|lautet|es(?![A-Za-z])|é|è|jest|je(?![A-Za-z])|on(?![A-Za-z])|är|это|" +
   // Dutch says "is" as English does: `het wachtwoord is …`.
   "is(?![A-Za-z])|" +
-  "は|が|是|为|為|는|은|:|：|=";
+  "adalah|ialah|คือ|は|が|是|为|為|는|은|:|：|=";
 
 /**
  * "Now" after "is": `is now X`, `c'est maintenant X`, `ist jetzt X`; and
@@ -774,12 +780,12 @@ export const passwordProse: Rule = {
   id: "password_prose",
   description: "Password given in prose (Vietnamese or English)",
   placeholder: "<PASSWORD>",
-  keywords: ["mật khẩu", "mat khau", "mk", "pass", "pw", "wpa", "psk", "bí mật"],
+  keywords: ["mật khẩu", "mat khau", "mk", "pass", "pw", "wpa", "psk", "bí mật", "kata sandi"],
   // `mkdir`, `bypass` and `passes` hold the keywords too; the pattern wants them as words.
   precheck: (facts) =>
     facts.lower.includes("password") || facts.lower.includes("passphrase") ||
     facts.lower.includes("mật khẩu") || facts.lower.includes("mat khau") ||
-    facts.lower.includes("bí mật") ||
+    facts.lower.includes("bí mật") || facts.lower.includes("kata sandi") ||
     facts.mayHaveWord("mk") || facts.mayHaveWord("pass") || facts.mayHaveWord("pw") ||
     (/cred|login|tài khoản|(?<![a-z])tk(?![a-z])/.test(facts.lower) &&
       facts.lower.includes(" / ")) ||
@@ -802,8 +808,10 @@ export const passwordProse: Rule = {
         `|(?<![\\w.\`-])(?:password|passphrase)[ \\t]+to[ \\t]+(?=[\`'"])${PROSE_NOW}` +
         // `password reset to X`, `the password was changed to X`, `pwd reset 2024-03 to X` (before
         // `was X`, which would take the verb for the value).
-        `|(?<![\\w.-])(?:password|passphrase|pwd|pw)(?:[ \\t]+(?:was|has been|had been|is|got))?[ \\t]+(?:reset|changed|set|updated|rotated)(?:[ \\t]+[^\\s:=@]{1,20}(?![^\\s:=@])){0,3}?[ \\t]+to(?![A-Za-z])${PROSE_NOW}` +
-        `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,6}?[ \\t]+(?:is|was|will be|là)(?:[ \\t]*:)?${PROSE_NOW}` +
+        `|(?<![\\w.-])(?:password|passphrase|pwd|pw)(?:[ \\t]+(?:was|has been|had been|is|got))?[ \\t]+(?:reset|changed|set|updated|rotated)(?:[ \\t]+[^\\s:=@]{1,20}(?![^\\s:=@])){0,3}?[ \\t]+(?:to(?![A-Za-z])|→|->)${PROSE_NOW}` +
+        `|(?:password|passphrase)[\`'"]?(?:[ \\t]+[^\\s:=]{1,20}(?![^\\s:=])){0,6}?[ \\t]+(?:is|was|will be|là|è|é)(?:[ \\t]*:)?${PROSE_NOW}` +
+        // Chat's short word, right before the verb: `pw is …`, `pwd's …`.
+        `|(?<![A-Za-z])(?:pw|pwd)(?:[ \\t]+(?:is|was)|'s|’s)${PROSE_NOW}` +
         "|(?<![A-Za-z])(?:pass(?:word)?|pw|pwd)(?![A-Za-z])[ \\t]{0,4}:?[ \\t]{0,4}(?=`)" +
         // `the password you pasted earlier (\`…\`)`: the value as code in parentheses after words.
         "|(?<![\\w.-])(?:password|passphrase)(?:[ \\t]+[^\\s:=()]{1,20}(?![^\\s:=])){1,6}?[ \\t]+\\((?=`)" +
@@ -813,7 +821,7 @@ export const passwordProse: Rule = {
         "|(?<![A-Za-z])(?:wpa[23]?(?:[ \\t-]?psk)?|psk)(?:[ \\t-]?(?:key|passphrase))?[ \\t]*:" +
         // `sudo with password Xk9…`, `user root, pass Xk9…`: no verb, the next word holds a digit.
         // Vietnamese puts a word between: `mk cu …` (old), `mk portal …`.
-        "|(?<![A-Za-z_.-])(?<bare>password|pass|pwd|pw|mk(?:[ \\t]+[a-z]{2,8}(?![^\\s]))?)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
+        "|(?<![A-Za-z_.-])(?<bare>password|pass|pwd|pw|mk(?:[ \\t]+[a-z]{2,8}(?![^\\s]))?|kata sandi(?:nya)?)(?![A-Za-z])[ \\t]+(?=[^\\s]{0,98}\\d))" +
         "[ \\t]*(?:\"(?<secret>[^\"\\n]{4,99})\"|'(?<secret>[^'\\n]{4,99})'|“(?<secret>[^”\\n]{4,99})”" +
         "|[`]?(?<secret>[^\\s\"'`”]{3,99}[^\\s\"'`”.,;:!?)]))",
       "dgi",
@@ -858,6 +866,8 @@ export const passwordProse: Rule = {
     // "is" and a word like "now" before the value.
     "the password for the shared mailbox is temporarily Rv8!Lk2-Qm, change it after login",
     "sorry, typo: the password is actually `qHRm4t7wcvZ8P`",
+    "ssh in as deploy; pw is k!r7T5WqBuLzN if the key doesn't work",
+    "staging bastion pw rotated → Q#Lm!Vx-8wRtZk | freeze starts fri",
     "e doi mk admin roi nha, mk cu Hoian#5821Qz bo di, mk moi la Hoian#5821Qz-2",
     "mssv 20512075, mk portal Comtam_683kx, ma hp INT3306",
     // Reset or changed to the value.
@@ -916,6 +926,8 @@ export const passwordProseAbroad: Rule = {
     "비밀번호",
     "비번",
     "şifre",
+    "kata sandi",
+    "รหัสผ่าน",
   ],
   pattern: () =>
     new RegExp(
@@ -1752,7 +1764,7 @@ function mayUseToolFlag(lower: string): boolean {
     lower.includes("authinfo:") || lower.includes("requirepass") || lower.includes("masterauth") ||
     lower.includes("auth-pass") || /--pass(?:w(?:or)?d)?\\{0,3}["'][ \t]*,/.test(lower) ||
     lower.includes("psk") || lower.includes(" eap ") || lower.includes("xauth") ||
-    lower.includes("community") || lower.includes("]:") ||
+    lower.includes("community") || lower.includes("]:") || lower.includes("(auth ") ||
     /(?:^|\n|\\n|> ?)(?:[ \t]*[\w.-]{0,30}(?:passw(?:or)?d|bindpw|rootpw)|auth)[ \t]/.test(lower);
 }
 
@@ -1834,6 +1846,8 @@ export const passwordToolFlag: Rule = {
         `|--(?:requirepass|masterauth|password|passwd|pass)\\\\{0,3}["'][ \\t]*,[ \\t]*\\\\{0,3}["'](?<secret>[^"'\\\\\\n$]{1,4096})\\\\{0,3}["']` +
         // Redis Sentinel's `sentinel auth-pass MASTER PASSWORD`.
         `|auth-pass(?<=(?:^|\\n|\\\\n)[ \\t]{0,8}sentinel[ \\t]+auth-pass)[ \\t]+[^\\s"']{1,100}[ \\t]+${SHELL_WORD}` +
+        // Also in parentheses in a sentence: `redis pw (AUTH …) didn't change`.
+        `|AUTH(?<=\\(AUTH)[ \\t]+(?<secret>[^\\s"'\\\\()]{8,4096})(?=\\))` +
         `|AUTH(?<=(?:^|\\n|\\\\n|>[ \\t]?)AUTH)[ \\t]+(?:[^\\s"'\\\\]{1,100}[ \\t]+)?(?<secret>[^\\s"'\\\\]{1,4096})(?=[ \\t]*(?:\\r?\\n|\\\\n|$))` +
         // IPsec's `: PSK "secret"` (and a user's `EAP`/`XAUTH` one), SNMP's community strings,
         // Postfix's `[relay]:port user:password`.
@@ -1899,6 +1913,7 @@ export const passwordToolFlag: Rule = {
     "543:masterauth noGXtzUuiVKUM6OjtF2naHZxLNpqR2OMy27\n1044:requirepass noGXtzUuiVKUM6OjtF2naHZxLNpqR2OMy27",
     '    command: ["redis-server", "--requirepass", "orbit-glacier-cobalt-34", "--appendonly", "yes"]',
     "127.0.0.1:6379> AUTH Gz4-Rm7-Kw1",
+    "cache is down again. redis pw (AUTH Wq7Lm2.-Rk9Vx) didnt change",
     ': PSK "Tn5#Wq8Lr2Xv"',
     "rocommunity Hd7Kq2Wv9Lp 10.0.0.0/8",
     "-rocommunity Pz3Wk8Vn2Qx 10.20.0.0/16\n+rocommunity {{ snmp_ro_community }} 10.20.0.0/16",

@@ -155,7 +155,7 @@ export const phoneNational: Rule = {
   description:
     "National phone number: trunk 0 with separators or parentheses, VN mobile bare, a Chinese mobile 3-4-4, any in a tel: link",
   placeholder: "<PHONE>",
-  keywords: ["0"],
+  keywords: ["0", "8 (", "8("],
   // The validator wants 9–11 digits.
   precheck: (facts) => facts.digitCluster() >= 9,
   pattern: () =>
@@ -163,6 +163,8 @@ export const phoneNational: Rule = {
       "(?:(?<=(?<![\\w-])[Tt][Ee][Ll](?:;[\\w=,-]{1,40})?:)|(?<![\\w.+/:-]))(?:\\(0\\d{1,4}\\)[ .-]?\\d{3,4}[ .-]?\\d{3,4}" +
         "|0[1-9]\\d{0,3}(?<sep>[ .-])\\d{2,8}(?:\\k<sep>\\d{2,6}){0,3}" +
         "|0[35789]\\d{8}" +
+        // Russia's trunk 8 and the area code in parentheses: `8 (495) 928-48-00`.
+        "|8[ ]?\\(\\d{3,5}\\)[ ]?\\d{1,3}-\\d{2}-\\d{2}" +
         // A Chinese mobile number, grouped 3-4-4 (bare, eleven digits say nothing).
         "|1[3-9]\\d(?<cn>[ -])\\d{4}\\k<cn>\\d{4}" +
         // In a `tel:` link any national number may stand bare.
@@ -191,6 +193,7 @@ export const phoneNational: Rule = {
     "UK mobile 07911 123456",
     "Paris 01 42 68 53 00",
     "Berlin 030 12345678",
+    "звоните дежурному на 8 (495) 917-36-21",
     "订单号,收货人,手机号\nCN2406120031,王芳,139-4418-2756",
     // A vCard's TEL property, its parameters before the colon.
     "BEGIN:VCARD\nFN:Claire Martin\nTEL;TYPE=CELL:06 71 38 24 95\nEND:VCARD",

@@ -13,6 +13,7 @@
 
 import type { Rule } from "../_engine.ts";
 import { charClasses, hasDigitAndLetter, minEntropy, notPlaceholder } from "../_validators.ts";
+import { perText } from "../_memo.ts";
 import { token } from "./_token.ts";
 
 /** 1Password account secret keys (the second factor of an account). */
@@ -508,16 +509,24 @@ export const duoSecretKey: Rule = token({
   ],
 });
 
+/** Whether a text names OpenWeather; asked once per text. */
+const namesOpenWeatherIn = perText((text) => /openweather/i.test(text));
+
 /** OpenWeather API keys, which travel as a request's `appid`. */
 export const openWeatherKey: Rule = token({
   id: "openweather_api_key",
   description: "OpenWeather API key (32 hex) as the appid of a request, with OpenWeather named",
   placeholder: "<OPENWEATHER_KEY>",
   keywords: ["appid"],
-  // Another service's `appid` is an id (Agora's 32 hex ones too): OpenWeather's is its key.
-  precheck: (facts) => facts.lower.includes("openweather"),
   pattern: () => /\b(?:appid|APPID)=(?<secret>[0-9a-f]{32})(?![0-9A-Za-z])/dg,
   secretGroup: "secret",
+  validators: [
+    notPlaceholder,
+    function namesOpenWeather(c) {
+      // Another service's `appid` is an id (Agora's 32 hex ones too): OpenWeather's is its key.
+      return namesOpenWeatherIn(c.text) ? undefined : "no OpenWeather named";
+    },
+  ],
   truePositives: [
     "const url = `https://api.openweathermap.org/data/2.5/weather?q=${city}&appid=5c0e91a7d3b84f26e1a9c7d0b3f5e8a2`;",
   ],

@@ -17,6 +17,17 @@ import { type IdColumnKind, idColumnPlace, PASSWORD_COLUMN, SECRET_COLUMN } from
 /** Each cell between pipes, a code span's backticks left out. */
 const PIPE_CELL = () => /\|[ \t]*`?(?<secret>[^|\s`][^|`\n]{0,198}[^|\s`])`?[ \t]*(?=\|)/dg;
 
+/**
+ * Each cell between pipes, and each unquoted CSV cell after a comma (an
+ * inventory's `host,ip,root_password` rows; a first column holds names).
+ */
+const PIPE_OR_CSV_CELL = () =>
+  new RegExp(
+    PIPE_CELL().source +
+      String.raw`|,(?<secret>[^,\s"'\\][^,\n"\\]{0,198}[^,\s"'\\]|[^,\s"'\\])(?=,|\r?\n|$)`,
+    "dg",
+  );
+
 /** The checks of a cell of a `kind` column: in one, set, and one word. */
 function cellChecks(kind: IdColumnKind, what: string): Rule["validators"] {
   return [
@@ -47,21 +58,27 @@ export const passwordTableCell: Rule = {
     "kennwort",
     "パスワード",
   ],
-  // Pipes, and a name of a password column somewhere: the column map is built only then.
-  precheck: (facts) => facts.text.includes("|") && PASSWORD_COLUMN.name.test(facts.text),
-  pattern: PIPE_CELL,
+  // Pipes or commas, and a name of a password column somewhere: the column map is built only then.
+  precheck: (facts) =>
+    (facts.text.includes("|") || facts.text.includes(",")) &&
+    PASSWORD_COLUMN.name.test(facts.text),
+  pattern: PIPE_OR_CSV_CELL,
   secretGroup: "secret",
   priority: 440,
   validators: cellChecks(PASSWORD_COLUMN, "password"),
   allowlist: [],
   truePositives: [
     "| Môi trường | Host | User | Mật khẩu |\n|---|---|---|---|\n| staging | pg-stg.noibo.local | app_stg | `syI6jF!yfupWWc` |\n| prod (RO) | pg-prod-ro | readonly | `!!R!a2B39xPPXkgn` |",
+    // A CSV inventory, and Confluence's wiki table with its `||` header.
+    "hostname,ip,ssh_user,root_password,owner\nhn-app-01,10.1.2.11,root,Kq8.Lm2-Wx9,Lam\nhn-db-01,10.1.2.21,root,Rt5!Vz8Qw2,Quan",
+    "|| Role || Login || Mật khẩu ||\n| Admin | qa.admin | Vx7-Lq2!Rm9 |",
   ],
   falsePositives: [
     "| Môi trường | Host | User | Mật khẩu |\n|---|---|---|---|\n| prod (RW) | pg-prod | — | hỏi chị Hạnh |\n| dev | pg-dev | dev | ${DEV_PG_PASSWORD} |",
     "| service | port | note |\n|---|---|---|\n| api | 8080 | Kq7-Zr2-Vn9 rotated |",
     // A template's pipes.
     "  password: {{ .Values.auth.password | b64enc | quote }}",
+    "user,password_changed_at,password_expires\nan,2025-01-04,2025-04-04\nbinh,2025-02-11,never",
   ],
 };
 
