@@ -1,10 +1,11 @@
 /**
  * Secrets in tables: passwords in a table's password column (a Markdown or
  * pipe table handed over in a prompt, `| staging | pg-stg | app |
- * \`syI6…\` |`, or an ASCII table a tool prints with pipes on both sides
- * of each cell; the column's header says password, however many rows below
- * it the cell sits, see `_id_columns.ts`), and a row that names its secret
- * in its first cell (`| \`SMTP_PASSWORD\` | worker | \`E2sb…\` |`).
+ * \`syI6…\` |`, an ASCII table a tool prints with pipes on both sides of
+ * each cell, a CSV inventory; the column's header says password, however
+ * many rows below it the cell sits, see `_id_columns.ts`), and a row that
+ * names its secret in its first cell (`| \`SMTP_PASSWORD\` | worker |
+ * \`E2sb…\` |`).
  *
  * @module
  */
@@ -46,7 +47,8 @@ function cellChecks(kind: IdColumnKind, what: string): Rule["validators"] {
 /** A cell of a pipe table under a header that names a password column. */
 export const passwordTableCell: Rule = {
   id: "password_table_cell",
-  description: "Password in a cell of a pipe table's password column (Markdown, ASCII tables)",
+  description:
+    "Password in a cell of a table's password column (Markdown, ASCII and wiki tables, CSV)",
   placeholder: "<PASSWORD>",
   keywords: [
     "pass",
