@@ -142,6 +142,11 @@ const HELD_OUT = [
   "heldout_sessions91_sealed.jsonl",
   "heldout_sessions92_sealed.jsonl",
   "heldout_sessions93_sealed.jsonl",
+  "heldout_sessions94_sealed.jsonl",
+  "heldout_sessions95_sealed.jsonl",
+  "heldout_sessions96_sealed.jsonl",
+  "heldout_sessions97_sealed.jsonl",
+  "heldout_sessions98_sealed.jsonl",
   // Written blind, then their misses were read and fixed: development now, printed beside the rest.
   "heldout_sessions_probe.jsonl",
   "heldout_scanner_probe.jsonl",
@@ -237,6 +242,11 @@ const HELD_OUT = [
   "heldout_sessions91_probe.jsonl",
   "heldout_sessions92_probe.jsonl",
   "heldout_sessions93_probe.jsonl",
+  "heldout_sessions94_probe.jsonl",
+  "heldout_sessions95_probe.jsonl",
+  "heldout_sessions96_probe.jsonl",
+  "heldout_sessions97_probe.jsonl",
+  "heldout_sessions98_probe.jsonl",
 ];
 
 for (const name of HELD_OUT) {
