@@ -389,6 +389,8 @@ function placeholderProblemOf(value: string): string | undefined {
   if (/^X(?:-(?:[A-Z][a-z]+|[A-Z]{2,5}))+$/.test(value)) return "an HTTP header's name";
   // THC Hydra's `^USER^` and `^PASS^`: where each guess goes.
   if (/^\^[A-Z]{3,8}\^(?:$|[:&])/.test(value)) return "a tool's placeholder";
+  // What Ansible prints in place of a `no_log` value.
+  if (value === "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER") return "Ansible's mask";
   if (plainlyNotPlaceholder(value)) return undefined;
   // `$(` and `%(` start a substitution only before a name (`$(cat f)`, `%(name)s`): Django's
   // generated keys hold `$(=8…` too.

@@ -41,6 +41,8 @@ function issuerProblem(digits: string): string | undefined {
   ) return undefined;
   // Napas, the Vietnamese domestic scheme: 16 or 19 digits.
   if (p4 === 9704 && (n === 16 || n === 19)) return undefined;
+  // Troy, the Turkish domestic scheme: 9792, 16 digits.
+  if (p4 === 9792 && n === 16) return undefined;
   return `no issuer with prefix ${digits.slice(0, 4)} and length ${n}`;
 }
 

@@ -304,7 +304,7 @@ export const phoneChatLink: Rule = {
 /** The phone family. */
 /** The words of key names that say their value is a phone number (`phoneNumber`, `mobile_no`, `so_dien_thoai`). */
 const PHONE_KEY_WORD =
-  "(?:phone|mobile|msisdn|cellphone|telephone|whatsapp|telefone|telefono|sdt|so_?dien_?thoai)";
+  "(?:phone|mobile|msisdn|cellphone|telephone|whatsapp|telefone|tel[eé]fono|telem[oó]vel|celular|m[oó]vil|cellulare|t[eé]l[eé]phone|sdt|so_?dien_?thoai)";
 
 /**
  * A number under a key that names a phone (`"phoneNumber":"6179989652"`,
@@ -326,6 +326,14 @@ export const phoneNamed: Rule = {
     "telephone",
     "whatsapp",
     "telefon",
+    "teléfono",
+    "telemóvel",
+    "telemovel",
+    "celular",
+    "móvil",
+    "movil",
+    "cellulare",
+    "téléphone",
     "sdt",
     "so_dien",
     "sodien",
@@ -355,6 +363,8 @@ export const phoneNamed: Rule = {
     '"billTo":{"firstName":"Kevin","email":"k@x.com","phoneNumber":"6179989652","country":"US"}',
     "customer:\n  mobile_no: 81312345678\n",
     "<Phone>3912345678</Phone>",
+    // Spain's and Portugal's numbers have no trunk 0: the label says phone.
+    "Cliente: Lucía Ortega\nTeléfono: 755 31 84 20\nTelemóvel: 912 604 377",
   ],
   falsePositives: [
     '"phone_verified_at": "2024-06-11", "mobile_app_version": "10.4.2"',
