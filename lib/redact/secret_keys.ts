@@ -34,6 +34,18 @@ const KIND_WORDS = [
   "jwt",
 ];
 
+/**
+ * Digest algorithms: a name holding one (`password_sha256`, Asterisk's
+ * `md5secret`) names a digest of the secret, not the secret.
+ */
+const DIGEST_ALGORITHMS = ["md5", "sha1", "sha224", "sha256", "sha384", "sha512"];
+
+/** {@linkcode DIGEST_ALGORITHMS} as a pattern's alternatives. */
+const DIGEST_ALGORITHM = DIGEST_ALGORITHMS.join("|");
+
+/** A name led by a digest's algorithm and a word (`md5secret`, `sha256_token`). */
+const LEADING_DIGEST = new RegExp(`^(?:${DIGEST_ALGORITHM})(?=[_.-]?[a-z])`, "i");
+
 /** Words that name a secret on their own, in any position of a key (`db_password`). */
 const SECRET_WORDS = new Set([
   ...KIND_WORDS,
@@ -115,10 +127,7 @@ const NOT_THE_SECRET = new Set([
   "limit",
   "hash",
   "digest",
-  "md5",
-  "sha1",
-  "sha256",
-  "sha512",
+  ...DIGEST_ALGORITHMS,
   "public",
   "required",
   "enabled",
@@ -222,7 +231,7 @@ export function textSecretNameProblem(name: string): string | undefined {
   const camelKey = /[a-z]Key\d{0,2}$/;
   if (!saysSecret.test(name) && !camelKey.test(name)) return `name ${name} does not say secret`;
   // Asterisk's `md5secret`, a `sha256_token`: a digest of the secret, named by its algorithm.
-  if (/^(?:md5|sha(?:1|224|256|384|512))(?=[_.-]?[a-z])/i.test(name)) {
+  if (LEADING_DIGEST.test(name)) {
     return `name ${name} names a digest`;
   }
   // A service account file's `private_key_id` travels with the key and names it to Google.
@@ -371,8 +380,10 @@ export function textPasswordNameProblem(name: string): string | undefined {
 }
 
 /** Stems that make a name about a password wherever they stand (`hashed_password`, `PasswordMinLength`). */
-const ABOUT_A_PASSWORD_STEMS =
-  /hash|salt|length|policy|reset|placeholder|strength|expir|digest|sha(?:1|224|256|384|512)|md5|encrypt|bcrypt|protected|regex|pattern/i;
+const ABOUT_A_PASSWORD_STEMS = new RegExp(
+  `hash|salt|length|policy|reset|placeholder|strength|expir|digest|${DIGEST_ALGORITHM}|encrypt|bcrypt|protected|regex|pattern`,
+  "i",
+);
 
 /**
  * Words that make a name about a password when they follow the password

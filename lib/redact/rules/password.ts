@@ -291,16 +291,13 @@ export const passwordAssignment: Rule = {
   secretGroup: "secret",
   priority: 450,
   validators: [
-    function notShellExpansion(c) {
-      // `${DB_PASSWORD:?missing}`, `${DB_PASSWORD:-}`: the variable's default or its error.
+    function notVariableReference(c) {
       const nameStart = c.matchStart - (c.groups["head"] ?? "").length;
-      return c.text.startsWith("${", nameStart - 2) ? "a shell expansion's default" : undefined;
-    },
-    function notVariableRead(c) {
+      // `${DB_PASSWORD:?missing}`, `${DB_PASSWORD:-}`: the variable's default or its error.
+      if (c.text.startsWith("${", nameStart - 2)) return "a shell expansion's default";
+      if (c.text[nameStart - 1] !== "$") return undefined;
       // `-v "$PWD":/workspace`: the shell's working directory read, then a colon; `$pass = …`
       // assigns (PHP, Perl, PowerShell).
-      const nameStart = c.matchStart - (c.groups["head"] ?? "").length;
-      if (c.text[nameStart - 1] !== "$") return undefined;
       const operator = c.text.slice(c.matchStart + (c.groups["name"] ?? "").length, c.start);
       return operator.includes("=") ? undefined : "a variable read before a colon";
     },
